@@ -1,0 +1,61 @@
+"""Run pe_anchor's checks and notebook tests; print `N passed, N failed` last. Used by scripts/test.sh and .ci/run."""
+import json, re, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NBS = sorted(p for p in (ROOT / 'nbs').glob('*.ipynb') if not p.name.startswith(('_', '.')))
+
+def sh(*cmd, **kw): return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, **kw)
+def changed(paths): return sh('git', 'status', '--porcelain', '--', *paths).stdout.strip()
+
+def check_clean():
+    "nbdev_clean must change nothing."
+    before = changed(['nbs']); sh('nbdev_clean'); after = changed(['nbs'])
+    return before == after, f"nbdev_clean changed notebooks:\n{after}"
+
+def check_export():
+    "nbdev_export must change nothing."
+    before = changed(['pe_anchor']); r = sh('nbdev_export'); after = changed(['pe_anchor'])
+    return r.returncode == 0 and before == after, f"nbdev_export changed the library (not in sync with nbs/):\n{after}\n{r.stderr[-2000:]}"
+
+def check_parameters():
+    "Every experiment notebook (one that calls check_params) keeps exactly one cell tagged `parameters`."
+    bad = []
+    for nb in NBS:
+        cells = json.loads(nb.read_text())['cells']
+        uses = any('check_params(' in ''.join(c['source']) for c in cells if c['cell_type'] == 'code')
+        tagged = sum('parameters' in c.get('metadata', {}).get('tags', []) for c in cells)
+        if uses and tagged != 1: bad.append(f"{nb.name}: {tagged} cells tagged 'parameters'")
+    return not bad, '\n'.join(bad)
+
+def check_readme():
+    "README.md says the same as nbs/index.ipynb."
+    r = sh(sys.executable, 'scripts/make_readme.py', '--check')
+    return r.returncode == 0, "README.md is out of step with nbs/index.ipynb: run python scripts/make_readme.py"
+
+def run_nbdev_test(flags):
+    "Run nbdev_test over nbs/; return the names of the failed notebooks."
+    r = subprocess.run(['nbdev_test', '--n_workers', '2', *(['--flags', flags] if flags else [])], cwd=ROOT, text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    print(r.stdout[-20000:])
+    failed = re.findall(r'^\s+(\S+\.ipynb)\s*$', r.stdout.split('Failed On The Following Notebooks:')[-1], re.M) if 'Failed On' in r.stdout else []
+    if r.returncode != 0 and not failed: failed = ['nbdev_test']
+    return failed
+
+def main():
+    flags = ' '.join(sys.argv[1:])
+    passed, failed = 0, []
+    for check in (check_clean, check_export, check_parameters, check_readme):
+        ok, msg = check()
+        print(f"{'PASS' if ok else 'FAIL'} {check.__name__}: {check.__doc__}" + ('' if ok else f"\n{msg}"))
+        if ok: passed += 1
+        else: failed.append(check.__name__)
+    bad = run_nbdev_test(flags)
+    names = {nb.name for nb in NBS}
+    nb_failed = names if bad == ['nbdev_test'] else set(bad) & names
+    for nb in NBS: print(f"{'FAIL' if nb.name in nb_failed else 'PASS'} {nb.name}")
+    passed += len(names - nb_failed); failed += sorted(nb_failed)
+    print(f"{passed} passed, {len(failed)} failed")
+    sys.exit(1 if failed else 0)
+
+if __name__ == '__main__': main()
