@@ -1,5 +1,5 @@
 """Run pe_anchor's checks and notebook tests; print `N passed, N failed` last. Used by scripts/test.sh and .ci/run."""
-import json, re, subprocess, sys
+import json, os, re, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +23,7 @@ def check_parameters():
     bad = []
     for nb in NBS:
         cells = json.loads(nb.read_text())['cells']
-        uses = any('check_params(' in ''.join(c['source']) for c in cells if c['cell_type'] == 'code')
+        uses = any('check_params(set(globals())' in ''.join(c['source']) for c in cells if c['cell_type'] == 'code')
         tagged = sum('parameters' in c.get('metadata', {}).get('tags', []) for c in cells)
         if uses and tagged != 1: bad.append(f"{nb.name}: {tagged} cells tagged 'parameters'")
     return not bad, '\n'.join(bad)
@@ -35,8 +35,9 @@ def check_readme():
 
 def run_nbdev_test(flags):
     "Run nbdev_test over nbs/; return the names of the failed notebooks."
-    r = subprocess.run(['nbdev_test', '--n_workers', '2', *(['--flags', flags] if flags else [])], cwd=ROOT, text=True,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    env = dict(os.environ, OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')  # 2 notebooks at a time, 1 thread each
+    r = subprocess.run(['nbdev_test', '--n_workers', '2', '--timing', *(['--flags', flags] if flags else [])], cwd=ROOT, text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
     print(r.stdout[-20000:])
     failed = re.findall(r'^\s+(\S+\.ipynb)\s*$', r.stdout.split('Failed On The Following Notebooks:')[-1], re.M) if 'Failed On' in r.stdout else []
     if r.returncode != 0 and not failed: failed = ['nbdev_test']
