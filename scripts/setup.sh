@@ -20,7 +20,8 @@ if [ ! -d /usr/share/datasets/fashion-mnist ] && command -v apt-get >/dev/null &
   (apt-get install -y -qq dataset-fashion-mnist >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq dataset-fashion-mnist)) \
     || echo "note: could not install Debian's dataset-fashion-mnist; pe_anchor will fall back to torchvision's download"
 fi
-if [ "${PE_ANCHOR_BROWSER:-0}" = 1 ] && ! command -v chromium >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+# the report test opens the rendered HTML in headless Chromium (PE_ANCHOR_BROWSER=0 skips installing it)
+if [ "${PE_ANCHOR_BROWSER:-1}" = 1 ] && ! command -v chromium >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   apt-get install -y -qq chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium) || echo "note: chromium not installed"
 fi
 echo "pe_anchor set up: $(python -c 'import pe_anchor, torch; print("pe_anchor", pe_anchor.__version__, "torch", torch.__version__)')"
