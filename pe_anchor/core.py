@@ -4,18 +4,22 @@
 
 # %% ../nbs/00_core.ipynb #135dbc57
 from __future__ import annotations
-import dataclasses, hashlib, json, os, random, tempfile
+import dataclasses, hashlib, json, math, os, random, re, tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, replace, asdict
+from functools import partial
 from pathlib import Path
 import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PRESETS', 'SECTIONS', 'check_choice', 'condition_settings', 'ModelConfig',
-           'DataConfig', 'TrainConfig', 'ExperimentConfig', 'config_fields', 'make_config', 'config_to_dict',
-           'config_from_dict', 'package_version', 'config_hash', 'seed_everything', 'make_generator', 'data_dir',
-           'atomic_write', 'save_json', 'save_table', 'check_params']
+__all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PRESETS', 'SECTIONS', 'TRAIN_PERMUTES', 'OPTIMIZERS', 'SCHEDULES',
+           'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES', 'TRAIN_AUGS', 'MAX_SEED', 'FIELD_RULES', 'check_choice',
+           'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig', 'field_error',
+           'parse_int', 'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name', 'parse_text',
+           'parse_field', 'validate_config', 'config_fields', 'make_config', 'config_to_dict', 'config_from_dict',
+           'package_version', 'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'fsync_dir',
+           'atomic_write', 'remove_stale_temps', 'save_json', 'load_json', 'save_table', 'check_params']
 
 # %% ../nbs/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -97,9 +101,9 @@ PRESETS = {
     'cpu': ExperimentConfig('ape',
         ModelConfig(img_size=28, patch_size=4, in_chans=1, num_classes=10, dim=64, depth=4, heads=4, mlp_ratio=2.0,
                     drop=0.0, attn_drop=0.0, drop_path=0.0),
-        DataConfig(name='fashion-mnist', train_aug='none'),
+        DataConfig(name='fashion-mnist', train_aug='rrc_flip'),
         TrainConfig(epochs=3, batch_size=64, lr=1e-3, weight_decay=0.05, warmup_epochs=0.5, label_smoothing=0.1,
-                    pe_lr_mult=30.0, eval_batch_size=1000, num_workers=0, ssdc_images=512), 'cpu'),
+                    pe_lr_mult=1.0, eval_batch_size=1000, num_workers=0, ssdc_images=512), 'cpu'),
     'smoke': ExperimentConfig('ape',
         ModelConfig(img_size=16, patch_size=4, in_chans=3, num_classes=4, dim=32, depth=2, heads=2, mlp_ratio=2.0,
                     drop=0.0, attn_drop=0.0, drop_path=0.0),
@@ -109,6 +113,125 @@ PRESETS = {
 }
 SECTIONS = ('model', 'data', 'train')
 
+# %% ../nbs/00_core.ipynb #a1c0de02
+def field_error(name:str, want:str, value) -> ValueError:
+    "The one error message of a bad value: the field, what it must be, what it got."
+    return ValueError(f"{name} must be {want}, got {value!r}")
+
+def _range_text(lo, hi=None, lo_open=False, hi_open=False) -> str:
+    "'≥ 1', '> 0' or 'in [0, 1)'."
+    f = lambda x: str(x) if isinstance(x, int) else f"{x:g}"
+    if hi is None: return f"{'>' if lo_open else '≥'} {f(lo)}"
+    return f"in {'(' if lo_open else '['}{f(lo)}, {f(hi)}{')' if hi_open else ']'}"
+
+def _to_int(v):
+    "`v` as an int if it is one (or an integral float, or a string of digits), else None."
+    if isinstance(v, (bool, np.bool_)): return None
+    if isinstance(v, (int, np.integer)): return int(v)
+    if isinstance(v, float) and v.is_integer(): return int(v)
+    if isinstance(v, str) and re.fullmatch(r'\s*[+-]?\d+\s*', v): return int(v)
+    return None
+
+def _to_float(v):
+    "`v` as a float if it is a real number (or a string of one), else None."
+    if isinstance(v, (bool, np.bool_)): return None
+    if isinstance(v, (int, float, np.integer, np.floating)): return float(v)
+    try: return float(v) if isinstance(v, str) else None
+    except ValueError: return None
+
+# %% ../nbs/00_core.ipynb #a1c0de03
+def parse_int(value, name:str, lo:int=0, hi:int|None=None) -> int:
+    "`value` as an int in [lo, hi], else a `ValueError` naming `name`, the value and the range."
+    n = _to_int(value)
+    if n is None or n < lo or (hi is not None and n > hi): raise field_error(name, f"an integer {_range_text(lo, hi)}", value)
+    return n
+
+def parse_number(value, name:str, lo:float=0., hi:float|None=None, lo_open:bool=False, hi_open:bool=False) -> float:
+    "`value` as a finite float in the range, else a `ValueError` naming `name`, the value and the range."
+    x = _to_float(value)
+    ok = x is not None and math.isfinite(x) and (x > lo if lo_open else x >= lo)
+    if not ok or (hi is not None and not (x < hi if hi_open else x <= hi)):
+        raise field_error(name, f"a finite number {_range_text(lo, hi, lo_open, hi_open)}", value)
+    return x
+
+def parse_bool(value, name:str) -> bool:
+    "`value` as a bool (True/False, 'true'/'false', 1/0)."
+    if isinstance(value, (bool, np.bool_)): return bool(value)
+    s = str(value).strip().lower() if isinstance(value, (str, int, np.integer)) else None
+    if s not in ('true', 'false', '1', '0'): raise field_error(name, "True or False", value)
+    return s in ('true', '1')
+
+def parse_choice(value, name:str, choices) -> str:
+    "`value` if it is one of `choices`, else a `ValueError` listing them."
+    valid = tuple(choices)
+    if not isinstance(value, str) or value not in valid: raise field_error(name, f"one of {', '.join(map(repr, valid))}", value)
+    return value
+
+def parse_pair(value, name:str, lo:float=0., hi:float=1.) -> tuple:
+    "`value` (a pair, or 'a,b') as a pair of numbers in [lo, hi)."
+    v, want = value.split(',') if isinstance(value, str) else value, f"a pair of numbers in [{lo:g}, {hi:g})"
+    if not isinstance(v, (tuple, list)) or len(v) != 2: raise field_error(name, want, value)
+    try: return tuple(parse_number(x, name, lo, hi, hi_open=True) for x in v)
+    except ValueError: raise field_error(name, want, value) from None
+
+def parse_name(value, name:str) -> str:
+    "`value` if it is a plain name (letters, digits, '.', '_', '-'; no path separators)."
+    if not isinstance(value, str) or not re.fullmatch(r'[A-Za-z0-9][A-Za-z0-9._-]*', value):
+        raise field_error(name, "a plain name (letters, digits, '.', '_', '-')", value)
+    return value
+
+def parse_text(value, name:str) -> str:
+    "`value` if it is a string (a path, say)."
+    if isinstance(value, Path): return str(value)
+    if not isinstance(value, str): raise field_error(name, "a string", value)
+    return value
+
+# %% ../nbs/00_core.ipynb #a1c0de05
+TRAIN_PERMUTES = ('none', 'batch', 'image')
+OPTIMIZERS, SCHEDULES, PRECISIONS = ('adamw', 'adam'), ('cosine', 'constant'), ('fp32', 'bf16')
+INITS, ROPE_VARIANT_NAMES = ('paper', 'timm'), ('paper', 'axial', 'mixed')  # `pe_anchor.models` registries
+TRAIN_AUGS = ('none', 'flip', 'crop_flip', 'rrc_flip')                      # `pe_anchor.data.AUGMENTS`
+MAX_SEED = 2**32 - 1
+_pos, _nonneg, _unit = partial(parse_number, lo_open=True), parse_number, partial(parse_number, lo=0., hi=1., hi_open=True)
+_int1, _int0 = partial(parse_int, lo=1), partial(parse_int, lo=0)
+FIELD_RULES = dict(  # field -> parser(value, name); every field of ModelConfig, DataConfig and TrainConfig
+    img_size=_int1, patch_size=_int1, in_chans=_int1, num_classes=_int1, dim=_int1, depth=_int1, heads=_int1,
+    mlp_ratio=_pos, drop=_unit, attn_drop=_unit, drop_path=_unit, pe=partial(parse_choice, choices=PE_NAMES),
+    rope_variant=partial(parse_choice, choices=ROPE_VARIANT_NAMES), rope_base=_nonneg, init=partial(parse_choice, choices=INITS),
+    name=parse_name, root=parse_text, train_aug=partial(parse_choice, choices=TRAIN_AUGS), subset=_int0,
+    epochs=_int1, batch_size=_int1, optimizer=partial(parse_choice, choices=OPTIMIZERS), lr=_pos, weight_decay=_nonneg,
+    betas=parse_pair, schedule=partial(parse_choice, choices=SCHEDULES), warmup_epochs=_nonneg, min_lr=_nonneg,
+    label_smoothing=_unit, grad_clip=_nonneg, pe_weight_decay=parse_bool, pe_lr_mult=_nonneg,
+    train_permute=partial(parse_choice, choices=TRAIN_PERMUTES), seed=partial(parse_int, lo=0, hi=MAX_SEED),
+    precision=partial(parse_choice, choices=PRECISIONS), compile=parse_bool, eval_batch_size=_int1, num_workers=_int0,
+    ssdc_images=_int0, keep_epoch_checkpoints=parse_bool)
+
+def parse_field(name:str, # a field of `ModelConfig`, `DataConfig` or `TrainConfig`
+                value,    # the value given (strings from the command line are coerced)
+               ):
+    "`value` parsed to field `name`'s type and checked against its range or choices."
+    return FIELD_RULES[check_choice(name, FIELD_RULES, 'config field')](value, name)
+
+# %% ../nbs/00_core.ipynb #a1c0de07
+def _check_shapes(m:ModelConfig):
+    "Shape constraints between model fields."
+    if m.img_size % m.patch_size: raise field_error('img_size', f"a multiple of patch_size={m.patch_size}", m.img_size)
+    if m.dim % m.heads: raise field_error('dim', f"a multiple of heads={m.heads}", m.dim)
+
+def _parse_section(sec):
+    "A section dataclass with every field parsed by `FIELD_RULES`."
+    return replace(sec, **{f.name: parse_field(f.name, getattr(sec, f.name)) for f in fields(sec)})
+
+def validate_config(cfg:ExperimentConfig) -> ExperimentConfig:
+    "`cfg` with every field parsed and checked (types coerced), or a `ValueError` naming the field, value and range."
+    parse_choice(cfg.condition, 'condition', CONDITIONS); parse_choice(cfg.preset, 'preset', ('', *PRESETS))
+    secs = {s: _parse_section(getattr(cfg, s)) for s in SECTIONS}
+    _check_shapes(secs['model'])
+    for k, v in condition_settings(cfg.condition).items():
+        got = getattr(secs['model'] if k == 'pe' else secs['train'], k)
+        if got != v: raise field_error(k, f"{v!r} for condition {cfg.condition!r}", got)
+    return replace(cfg, **secs)
+
 # %% ../nbs/00_core.ipynb #d699ab90
 def config_fields() -> dict:
     "Map every overridable field name to its section."
@@ -117,16 +240,16 @@ def config_fields() -> dict:
 
 def make_config(condition:str='ape', # one of `CONDITIONS`
                 preset:str='cpu',    # one of `PRESETS`
-                **overrides,         # flat field overrides, e.g. `epochs=3`, `dim=64`
+                **overrides,         # flat field overrides, e.g. `epochs=3`, `dim=64` (strings are parsed)
                ) -> ExperimentConfig:
-    "Build the frozen config of one run from a preset, a condition and field overrides."
+    "Build the frozen, validated config of one run from a preset, a condition and field overrides."
     base, cond, where = PRESETS[check_choice(preset, PRESETS, 'preset')], condition_settings(condition), config_fields()
-    for k in overrides: check_choice(k, where, 'config field')
+    vals = {k: parse_field(k, v) for k, v in overrides.items()}
     for k, v in cond.items():
-        if k in overrides and overrides[k] != v: raise ValueError(f"Condition {condition!r} fixes {k}={v!r}; got {k}={overrides[k]!r}")
-    vals = {**overrides, **cond}
+        if k in vals and vals[k] != v: raise ValueError(f"Condition {condition!r} fixes {k}={v!r}; got {k}={overrides[k]!r}")
+    vals = {**vals, **cond}
     secs = {s: replace(getattr(base, s), **{k: v for k, v in vals.items() if where[k] == s}) for s in SECTIONS}
-    return ExperimentConfig(condition, preset=preset, **secs)
+    return validate_config(ExperimentConfig(condition, preset=preset, **secs))
 
 # %% ../nbs/00_core.ipynb #0c5561ca
 def config_to_dict(cfg:ExperimentConfig) -> dict:
@@ -136,7 +259,8 @@ def config_to_dict(cfg:ExperimentConfig) -> dict:
 def config_from_dict(d:dict) -> ExperimentConfig:
     "Rebuild an `ExperimentConfig` from `config_to_dict` output."
     t = dict(d['train']); t['betas'] = tuple(t['betas'])
-    return ExperimentConfig(d['condition'], ModelConfig(**d['model']), DataConfig(**d['data']), TrainConfig(**t), d.get('preset', ''))
+    return validate_config(ExperimentConfig(d['condition'], ModelConfig(**d['model']), DataConfig(**d['data']), TrainConfig(**t),
+                                            d.get('preset', '')))
 
 def package_version() -> str:
     "The installed pe_anchor version."
@@ -164,34 +288,64 @@ def data_dir() -> Path:
     return here if here.is_dir() else Path.cwd() / 'data'
 
 # %% ../nbs/00_core.ipynb #95994a9c
+def fsync_dir(folder):
+    "Flush `folder`'s entries (a rename into it) to disk; a no-op where directories cannot be opened."
+    try: fd = os.open(folder, os.O_RDONLY)
+    except OSError: return
+    try: os.fsync(fd)
+    except OSError: pass
+    finally: os.close(fd)
+
 @contextmanager
 def atomic_write(path, # final file path
                  mode:str='wb', # `open` mode for the temporary file
                 ):
-    "Open a temporary file next to `path`; rename it onto `path` only if the block succeeds."
+    "Open a temporary file next to `path`; fsync it and rename it onto `path` only if the block succeeds."
     path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
     try:
-        with os.fdopen(fd, mode) as f: yield f
+        with os.fdopen(fd, mode) as f:
+            yield f
+            f.flush(); os.fsync(f.fileno())
         umask = os.umask(0); os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual permissions
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
+    fsync_dir(path.parent)
+
+def remove_stale_temps(folder) -> list:
+    "Delete the `.name.*.tmp` files a killed `atomic_write` left in `folder`; return their names."
+    found = [p for p in Path(folder).glob('.*.tmp') if p.is_file()]
+    for p in found: p.unlink(missing_ok=True)
+    return sorted(p.name for p in found)
 
 def save_json(obj, path):
     "Write `obj` as JSON to `path` atomically."
     with atomic_write(path, 'w') as f: json.dump(obj, f, indent=2, sort_keys=True)
+
+def load_json(path, what:str='file'):
+    "Read JSON from `path`, or raise a `ValueError` naming the file when it is not valid JSON."
+    try: return json.loads(Path(path).read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise ValueError(f"{what} {path} is not valid JSON ({e}); delete or restore it") from e
 
 def save_table(df, path):
     "Write a DataFrame as CSV to `path` atomically."
     with atomic_write(path, 'w') as f: df.to_csv(f, index=False)
 
 # %% ../nbs/00_core.ipynb #c806a626
-def check_params(names_now, # `set(globals())` after the parameters (and injected) cells
-                 names_before, # `set(globals())` snapshotted just before the parameters cell
+def _shadowed(now, before, known) -> list:
+    "Names that existed before the parameters cell and now hold a different object (mappings only)."
+    if not (hasattr(now, 'items') and hasattr(before, 'items')): return []
+    return sorted(n for n, v in before.items() if n in now and now[n] is not v and n not in known and not n.startswith('_'))
+
+def check_params(names_now, # `globals()` (or its names) after the parameters (and injected) cells
+                 names_before, # `dict(globals())` (or `set(globals())`) snapshotted just before the parameters cell
                  known, # the parameter names the notebook defines
                 ):
-    "Raise if papermill injected a parameter the notebook does not define."
+    "Raise if papermill injected a parameter the notebook does not define, or one that shadows an existing name."
     bad = sorted(n for n in set(names_now) - set(names_before) - set(known) if not n.startswith('_'))  # IPython's _, _i1, ...
     if bad: raise ValueError(f"Unknown notebook parameter(s) {bad}; valid parameters: {sorted(known)}")
+    shadow = _shadowed(names_now, names_before, set(known))
+    if shadow: raise ValueError(f"Notebook parameter(s) {shadow} shadow names the notebook already defines (modules, helpers); "
+                                f"valid parameters: {sorted(known)}")

@@ -13,17 +13,18 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from .core import CONDITIONS, PAPER_LABELS, PRESETS, check_choice, data_dir, save_table, atomic_write
 from .data import get_dataset, eval_tensors
-from .ssdc import layer_ssdc, DEEP, _curve
+from .ssdc import (layer_ssdc, DEEP, _curve, RPI_ESTIMATORS, check_estimators, check_n_perms,
+                            permutation_seeds, estimator_batch_size)
 from .training import get_trained, untrained_model, accuracy
 from .robustness import fragility_table, parse_conditions, parse_seeds, as_list, PAPER_CORRUPTIONS
 
 # %% auto #0
-__all__ = ['PERM_SEEDS', 'PROFILE_COLUMNS', 'MODEL_KEYS', 'FIGURES', 'ALPHAS', 'SCALABLE', 'SWEEP_COLUMNS', 'SWEEP_VALUES',
-           'check_n_images', 'eval_data', 'check_perm_seeds', 'model_profile', 'model_profiles', 'ssdc_profiles',
-           'delta_ssdc', 'rpi_auc', 'seed_summary', 'profile_summary', 'paper_reference', 'reference_profiles',
-           'plot_figure', 'model_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy', 'check_scalable', 'check_alphas',
-           'sweep_table', 'alpha_sweep', 'paper_sweep', 'sweep_summary', 'plot_alpha_sweep', 'rpi_summary',
-           'sweep_conditions', 'write_tables', 'interventions_experiment']
+__all__ = ['N_PERMS', 'PROFILE_COLUMNS', 'MODEL_KEYS', 'ESTIMATOR_DASH', 'FIGURES', 'ALPHAS', 'SCALABLE', 'SWEEP_COLUMNS',
+           'SWEEP_VALUES', 'check_n_images', 'eval_data', 'model_profile', 'model_profiles', 'ssdc_profiles',
+           'delta_ssdc', 'rpi_auc', 'rpi_measures', 'seed_summary', 'profile_summary', 'paper_reference',
+           'reference_profiles', 'plot_figure', 'model_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy',
+           'check_scalable', 'check_alphas', 'sweep_table', 'alpha_sweep', 'paper_sweep', 'sweep_summary',
+           'plot_alpha_sweep', 'rpi_summary', 'sweep_conditions', 'write_tables', 'interventions_experiment']
 
 # %% ../nbs/06_interventions.ipynb #57d6c2e8
 def check_n_images(n_images) -> int|None:
@@ -46,50 +47,64 @@ def eval_data(cfg, # an `ExperimentConfig` (e.g. `Run.config`)
     return _test_split(cfg.data, cfg.model.img_size, check_n_images(n_images))
 
 # %% ../nbs/06_interventions.ipynb #a7c0ca9e
-PERM_SEEDS = (0, 1, 2)
-
-def check_perm_seeds(perm_seeds) -> list:
-    "RPI permutation seeds as a list: a count n (seeds 0..n-1) or a list of seeds >= 0."
-    if not as_list(perm_seeds): raise ValueError("perm_seeds is empty: RPI needs at least one permutation seed")
-    return parse_seeds(perm_seeds)
+N_PERMS = 8  # K, permutations averaged per model and estimator
 
 def model_profile(model, # a `pe_anchor.models.ViT`
                   data:tuple, # (images, labels, mean, std), e.g. `eval_data`
-                  permute=None, # None (unpermuted) or 'batch' (RPI, the paper's) or 'image'
-                  perm_seeds=PERM_SEEDS, # permutation seeds averaged under RPI
+                  permute=None, # None (unpermuted) or an RPI estimator: 'batch' (the paper's) or 'image'
+                  n_perms:int=N_PERMS, # K, permutations averaged under RPI
                   alpha:float=1.0, # positional scaling
-                  batch_size:int=500, **labels, # constant columns, e.g. condition='ape', seed=0
+                  batch_size:int=500, # evaluation batch size (the `batch` estimator uses the paper's 1,000)
+                  condition:str='', seed:int=0, # the model: they pick its permutation seeds
+                  **labels, # other constant columns, e.g. trained=True
                  ) -> pd.DataFrame:
-    "Per-layer SSDC of `model` (mean over `perm_seeds` under RPI), one row per layer."
-    seeds = check_perm_seeds(perm_seeds) if permute else [0]
-    t = pd.concat([layer_ssdc(model, data, permute, s, alpha, batch_size=batch_size) for s in seeds])
+    "Per-layer SSDC of `model` (mean over K permutations under RPI), one row per layer."
+    if permute is None:
+        seeds, bs = [0], batch_size
+    else:
+        seeds = permutation_seeds(n_perms, condition, seed, alpha, permute)
+        bs = estimator_batch_size(permute, batch_size)
+    t = pd.concat([layer_ssdc(model, data, permute, s, alpha, batch_size=bs) for s in seeds])
     g = t.groupby('layer').ssdc
     out = pd.DataFrame(dict(ssdc=g.mean(), perm_sd=g.std(ddof=1), n_perms=g.size())).reset_index()
-    return out.assign(**labels, permuted=permute or 'none', alpha=float(alpha), n_images=len(data[0]), depth=len(out))
+    meta = dict(condition=condition, seed=seed, **labels, permuted=permute or 'none', alpha=float(alpha))
+    return out.assign(**meta, n_images=len(data[0]), depth=len(out))
 
 # %% ../nbs/06_interventions.ipynb #0931c015
-PROFILE_COLUMNS = ['condition', 'seed', 'trained', 'layer', 'permuted', 'alpha', 'ssdc', 'perm_sd', 'n_perms', 'n_images', 'depth', 'preset']
+PROFILE_COLUMNS = ['condition', 'seed', 'trained', 'layer', 'permuted', 'alpha', 'ssdc', 'perm_sd', 'n_perms',
+                   'n_images', 'depth', 'preset']
 
-def model_profiles(model, data, perm_seeds=PERM_SEEDS, batch_size:int=500, **labels) -> pd.DataFrame:
-    "`model_profile` unpermuted and under RPI (batch permutations), stacked."
-    return pd.concat([model_profile(model, data, p, perm_seeds, 1.0, batch_size, **labels) for p in (None, 'batch')], ignore_index=True)
+def model_profiles(model, data, n_perms:int=N_PERMS, estimators=tuple(RPI_ESTIMATORS), batch_size:int=500,
+                   **labels) -> pd.DataFrame:
+    "`model_profile` unpermuted and under each RPI estimator, stacked."
+    modes = [None, *check_estimators(estimators)]
+    rows = [model_profile(model, data, p, n_perms, 1.0, batch_size, **labels) for p in modes]
+    return pd.concat(rows, ignore_index=True)
 
 def ssdc_profiles(conditions='all', # 'all', a condition, or a list / comma string of them
                   preset:str='smoke', seeds=(0,), # preset; training seeds (a count or a list)
-                  perm_seeds=PERM_SEEDS, # RPI permutation seeds averaged per model
+                  n_perms:int=N_PERMS, # K, RPI permutations averaged per model and estimator
+                  estimators=tuple(RPI_ESTIMATORS), # RPI estimators: 'batch', 'image' or both
                   n_images=None, # test images per model (None = all, as the paper's intent)
                   cache_root=None, # run cache (None = `default_cache_root()`)
                   untrained:bool=True, # also measure each model at initialisation
                   progress:bool=False, device=None, **overrides, # config overrides passed to `get_trained`
                  ) -> pd.DataFrame:
     "Tidy per-layer SSDC, unpermuted and under RPI, of every (condition, seed), trained and (optionally) untrained."
-    check_choice(preset, PRESETS, 'preset'); conds, seeds, rows = parse_conditions(conditions), parse_seeds(seeds), []
-    for c in conds:
-        for s in seeds:
+    check_choice(preset, PRESETS, 'preset')
+    check_n_perms(n_perms)
+    estimators = check_estimators(estimators)
+    rows = []
+    for c in parse_conditions(conditions):
+        for s in parse_seeds(seeds):
             run = get_trained(c, preset, s, cache_root, device=device, progress=progress, **overrides)
-            data, bs, dev = eval_data(run.config, n_images), run.config.train.eval_batch_size, next(run.model.parameters()).device
-            models = [(True, run.model)] + ([(False, untrained_model(c, preset, s, **overrides).to(dev))] if untrained else [])
-            rows += [model_profiles(m, data, perm_seeds, bs, condition=c, seed=s, trained=t, preset=preset) for t, m in models]
+            data, bs = eval_data(run.config, n_images), run.config.train.eval_batch_size
+            dev = next(run.model.parameters()).device
+            models = [(True, run.model)]
+            if untrained: models.append((False, untrained_model(c, preset, s, **overrides).to(dev)))
+            for trained, m in models:
+                rows.append(model_profiles(m, data, n_perms, estimators, bs, condition=c, seed=s, trained=trained,
+                                           preset=preset))
     return pd.concat(rows, ignore_index=True)[PROFILE_COLUMNS]
 
 # %% ../nbs/06_interventions.ipynb #76d537f9
@@ -122,6 +137,14 @@ def rpi_auc(df:pd.DataFrame, permute:str='batch') -> pd.DataFrame:
     rows = [dict(zip(keys, k), rpi_auc=_auc(g)) for k, g in _rpi(df, permute).groupby(keys, sort=False, dropna=False)]
     return pd.DataFrame(rows, columns=keys + ['rpi_auc'])
 
+def rpi_measures(df:pd.DataFrame) -> pd.DataFrame:
+    "Per model and RPI estimator in `df`: SSDC at layers 0 and 1 under RPI, ΔSSDC and the RPI area."
+    keys = _keys(df)
+    found = [e for e in RPI_ESTIMATORS if (df.permuted.astype(str) == e).any()]
+    rows = [delta_ssdc(df, e).merge(rpi_auc(df, e), on=keys).assign(permuted=e) for e in found]
+    if not rows: raise ValueError("no rows measured under RPI: nothing to compute ΔSSDC from")
+    return pd.concat(rows, ignore_index=True)
+
 # %% ../nbs/06_interventions.ipynb #4159a260
 def seed_summary(df:pd.DataFrame, # one row per model (seed)
                  values, # column(s) to summarise
@@ -152,6 +175,8 @@ def reference_profiles(reference:pd.DataFrame) -> pd.DataFrame:
                              ssdc=r.value, sd=r.sd.astype(float))).reset_index(drop=True)
 
 # %% ../nbs/06_interventions.ipynb #088d1f39
+ESTIMATOR_DASH = {'batch': None, 'image': 'longdash'}  # line style of each RPI estimator in every figure
+
 FIGURES = {  # name -> title, y axis, y range, curves (label, condition, trained, permuted, paper figure)
     'fig1b': ('Fig. 1b: SSDC vs layer, untrained and trained', 'SSDC', None,
               [('Untrained Ablated', 'none', False, 'none', 'Fig. 1a'), ('Ablated', 'none', True, 'none', 'Fig. 1b'),
@@ -188,31 +213,40 @@ def plot_figure(profiles:pd.DataFrame, # `ssdc_profiles` rows (several seeds wel
     t, yaxis, yrange, curves = FIGURES[check_choice(name, FIGURES, 'figure')]
     refp, fig = reference_profiles(reference) if reference is not None else None, go.Figure()
     for i, (label, cond, trained, perm, ref_fig) in enumerate(curves):
-        g = _select(profiles, cond, trained, perm).groupby('layer').ssdc.agg(['mean', 'std'])
-        if len(g): _curve(fig, g.index.values, g['mean'].values, g['std'].values, label, DEEP[i])
+        for e in ([None] if perm == 'none' else RPI_ESTIMATORS):
+            g = _select(profiles, cond, trained, e or perm).groupby('layer').ssdc.agg(['mean', 'std'])
+            name = label if e is None else f'{label} ({e} RPI)'
+            if len(g): _curve(fig, g.index.values, g['mean'].values, g['std'].values, name, DEEP[i], ESTIMATOR_DASH.get(e))
         r = None if refp is None else _select(refp[refp.figure == ref_fig], cond, trained, perm).sort_values('layer')
         if r is not None and len(r): _curve(fig, r.layer.values, r.ssdc.values, r.sd.values, f'{label} (paper)', DEEP[i], 'dash', 0.45)
     fig.update_layout(title=title or t, xaxis_title=_layer_title(profiles), yaxis_title=yaxis, template='plotly_white', width=700, height=440)
     return fig.update_yaxes(range=list(yrange)) if yrange else fig
 
 # %% ../nbs/06_interventions.ipynb #ead8fd6f
-def model_rpi_accuracy(model, data, perm_seeds=PERM_SEEDS, batch_size:int=500, permute:str='batch', **labels) -> dict:
-    "Clean accuracy and accuracy under RPI (mean and sample SD over `perm_seeds`) of one model."
+def model_rpi_accuracy(model, data, n_perms:int=N_PERMS, batch_size:int=500, permute:str='batch',
+                       condition:str='', seed:int=0, **labels) -> dict:
+    "Clean accuracy and accuracy under RPI (mean and sample SD over K permutations) of one model."
     x, y, mean, std = data
-    rpi = [accuracy(model, x, y, mean, std, batch_size, permute, s) for s in check_perm_seeds(perm_seeds)]
-    return dict(**labels, permuted=permute, acc_clean=accuracy(model, x, y, mean, std, batch_size), acc_rpi=float(np.mean(rpi)),
-                acc_rpi_perm_sd=float(np.std(rpi, ddof=1)) if len(rpi) > 1 else float('nan'), n_perms=len(rpi), n_images=len(y))
+    seeds = permutation_seeds(n_perms, condition, seed, 1.0, permute)
+    rpi = [accuracy(model, x, y, mean, std, batch_size, permute, s) for s in seeds]
+    return dict(condition=condition, seed=seed, **labels, permuted=permute,
+                acc_clean=accuracy(model, x, y, mean, std, batch_size), acc_rpi=float(np.mean(rpi)),
+                acc_rpi_perm_sd=float(np.std(rpi, ddof=1)) if len(rpi) > 1 else float('nan'),
+                n_perms=len(rpi), n_images=len(y))
 
-def rpi_accuracy(conditions='all', preset:str='smoke', seeds=(0,), perm_seeds=PERM_SEEDS, n_images=None, cache_root=None,
-                 permute:str='batch', # 'batch' (the paper's RPI) or 'image'
+def rpi_accuracy(conditions='all', preset:str='smoke', seeds=(0,), n_perms:int=N_PERMS, n_images=None, cache_root=None,
+                 permute:str='image', # RPI estimator; accuracy is per image, so both give the same expectation
                  progress:bool=False, device=None, **overrides) -> pd.DataFrame:
     "Clean accuracy and accuracy under RPI of every trained (condition, seed), with chance level."
-    check_choice(permute, ('batch', 'image'), 'permutation mode'); check_choice(preset, PRESETS, 'preset'); rows = []
+    check_choice(permute, RPI_ESTIMATORS, 'RPI estimator')
+    check_choice(preset, PRESETS, 'preset')
+    rows = []
     for c in parse_conditions(conditions):
         for s in parse_seeds(seeds):
             run = get_trained(c, preset, s, cache_root, device=device, progress=progress, **overrides)
-            rows.append(model_rpi_accuracy(run.model, eval_data(run.config, n_images), perm_seeds, run.config.train.eval_batch_size,
-                                           permute, condition=c, seed=s, chance=1 / run.config.model.num_classes))
+            rows.append(model_rpi_accuracy(run.model, eval_data(run.config, n_images), n_perms,
+                                           run.config.train.eval_batch_size, permute, condition=c, seed=s,
+                                           chance=1 / run.config.model.num_classes))
     df = pd.DataFrame(rows)
     return df.assign(rpi_drop=df.acc_clean - df.acc_rpi)
 
@@ -258,7 +292,7 @@ def check_alphas(alphas, allow_extrapolation:bool=False) -> list:
     return list(dict.fromkeys(float(a) for a in vals))
 
 # %% ../nbs/06_interventions.ipynb #24c8273c
-SWEEP_COLUMNS = ['condition', 'seed', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc', 'acc_clean',
+SWEEP_COLUMNS = ['condition', 'seed', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc', 'acc_clean',
                  'acc_jpeg', 'fs_jpeg', 'acc_blur', 'fs_blur', 'chance', 'interpretable', 'n_images', 'n_perms', 'preset']
 
 def _corruption_cache(cache_root):
@@ -273,29 +307,41 @@ def _fs_wide(fs:pd.DataFrame) -> pd.DataFrame:
 
 # %% ../nbs/06_interventions.ipynb #e1680f14
 def sweep_table(fs:pd.DataFrame, # `fragility_table` rows (RPI off) at each alpha
-                prof:pd.DataFrame, # RPI `model_profile` rows at each alpha
+                prof:pd.DataFrame, # RPI `model_profile` rows at each alpha (one or both estimators)
                 chance:float, # 1 / number of classes
                ) -> pd.DataFrame:
-    "One row per (condition, seed, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS, and `interpretable`."
-    t = _fs_wide(fs).merge(delta_ssdc(prof), on=['condition', 'seed', 'alpha']).merge(rpi_auc(prof), on=['condition', 'seed', 'alpha'])
-    n = prof.groupby(['condition', 'seed', 'alpha'])[['n_images', 'n_perms']].first().reset_index()
-    t = t.merge(n, on=['condition', 'seed', 'alpha']).assign(chance=chance)
+    "One row per (condition, seed, estimator, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS, `interpretable`."
+    model, keys = ['condition', 'seed', 'alpha'], ['condition', 'seed', 'alpha', 'permuted']
+    t = _fs_wide(fs).merge(rpi_measures(prof), on=model)
+    n = prof[prof.permuted != 'none'].groupby(keys)[['n_images', 'n_perms']].first().reset_index()
+    t = t.merge(n, on=keys).assign(chance=chance)
     t['interpretable'] = t.acc_clean >= 2 * chance
-    return t.reindex(columns=SWEEP_COLUMNS).sort_values(['condition', 'seed', 'alpha'], ascending=[True, True, False]).reset_index(drop=True)
+    order = ['condition', 'seed', 'permuted', 'alpha']
+    t = t.reindex(columns=SWEEP_COLUMNS).sort_values(order, ascending=[True, True, True, False])
+    return t.reset_index(drop=True)
 
 def alpha_sweep(condition:str='ape', # a condition with a PE (`SCALABLE`)
                 preset:str='smoke', seeds=(0,), # preset; training seeds (a count or a list)
                 alphas=ALPHAS, # positional scales, in [0, 1] unless `allow_extrapolation`
-                perm_seeds=PERM_SEEDS, n_images=None, cache_root=None,
+                n_perms:int=N_PERMS, # K, RPI permutations per model, alpha and estimator
+                estimators=tuple(RPI_ESTIMATORS), # RPI estimators
+                n_images=None, cache_root=None,
                 allow_extrapolation:bool=False, progress:bool=False, device=None, **overrides,
                ) -> pd.DataFrame:
     "ΔSSDC under RPI, RPI area, clean accuracy and JPEG/blur FS (RPI off) of every seed at every alpha."
-    check_scalable(condition); alphas = check_alphas(alphas, allow_extrapolation); check_choice(preset, PRESETS, 'preset')
-    runs = [get_trained(condition, preset, s, cache_root, device=device, progress=progress, **overrides) for s in parse_seeds(seeds)]
-    cfg = runs[0].config; data, bs = eval_data(cfg, n_images), cfg.train.eval_batch_size
-    fs = fragility_table(runs, data, corruptions=PAPER_CORRUPTIONS, alphas=alphas, cache_dir=_corruption_cache(cache_root), device=device)
-    prof = pd.concat([model_profile(r.model, data, 'batch', perm_seeds, a, bs, condition=condition, seed=r.config.train.seed)
-                      for r in runs for a in alphas], ignore_index=True)
+    check_scalable(condition)
+    alphas = check_alphas(alphas, allow_extrapolation)
+    check_choice(preset, PRESETS, 'preset')
+    check_n_perms(n_perms)
+    estimators = check_estimators(estimators)
+    runs = [get_trained(condition, preset, s, cache_root, device=device, progress=progress, **overrides)
+            for s in parse_seeds(seeds)]
+    cfg = runs[0].config
+    data, bs = eval_data(cfg, n_images), cfg.train.eval_batch_size
+    fs = fragility_table(runs, data, corruptions=PAPER_CORRUPTIONS, alphas=alphas,
+                         cache_dir=_corruption_cache(cache_root), device=device)
+    prof = pd.concat([model_profile(r.model, data, e, n_perms, a, bs, condition=condition, seed=r.config.train.seed)
+                      for r in runs for a in alphas for e in estimators], ignore_index=True)
     return sweep_table(fs, prof, 1 / cfg.model.num_classes).assign(preset=preset)
 
 # %% ../nbs/06_interventions.ipynb #fbbe93c9
@@ -311,11 +357,11 @@ def paper_sweep(reference:pd.DataFrame) -> pd.DataFrame:
 
 def sweep_summary(sweep:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:
     "Per (condition, alpha): mean, population and sample SD over seeds, all-seeds `interpretable`, and the paper's values."
-    by = ['condition', 'alpha']
+    by = ['condition', 'permuted', 'alpha']
     s = seed_summary(sweep, [v for v in SWEEP_VALUES if v in sweep], by)
     s = s.merge(sweep.groupby(by).interpretable.all().reset_index(), on=by)
     if reference is None: return s
-    return s.assign(alpha=s.alpha.round(6)).merge(paper_sweep(reference), on=by, how='left')
+    return s.assign(alpha=s.alpha.round(6)).merge(paper_sweep(reference), on=['condition', 'alpha'], how='left')
 
 # %% ../nbs/06_interventions.ipynb #d1303ab8
 def _trace(fig, col, x, y, sd, name, color, secondary, dash=None, symbol='circle', opacity=1.0):
@@ -337,32 +383,44 @@ def _paper_traces(fig, col, s):
 def plot_alpha_sweep(summary:pd.DataFrame, # `sweep_summary` rows (with the paper's columns for the comparison)
                      title:str='Positional scaling: ΔSSDC under RPI and Fragility Score vs α',
                     ) -> go.Figure:
-    "Dual-axis sweep per condition: ΔSSDC (left) and JPEG/blur FS and clean accuracy (right) vs alpha, ours and the paper's."
+    "Dual-axis sweep per condition: ΔSSDC per RPI estimator (left), JPEG/blur FS and clean accuracy (right) vs alpha."
     conds = list(dict.fromkeys(summary.condition))
-    fig = make_subplots(1, len(conds), specs=[[{'secondary_y': True}] * len(conds)], subplot_titles=[PAPER_LABELS.get(c, c) for c in conds])
+    fig = make_subplots(1, len(conds), specs=[[{'secondary_y': True}] * len(conds)],
+                        subplot_titles=[PAPER_LABELS.get(c, c) for c in conds])
     for j, c in enumerate(conds, 1):
-        s = summary[summary.condition == c].sort_values('alpha')
-        for m, color, sec, label, dash in [('delta_ssdc', DEEP[0], False, 'ΔSSDC under RPI', None), ('fs_jpeg', DEEP[1], True, 'JPEG FS', None),
-                                           ('fs_blur', DEEP[2], True, 'blur FS', 'dot'), ('acc_clean', '#8C8C8C', True, 'clean acc', 'dashdot')]:
-            if f'{m}_mean' in s: _trace(fig, j, s.alpha, s[f'{m}_mean'], s[f'{m}_sd_sample'], f'{label} (ours)', color, sec, dash)
+        s_all = summary[summary.condition == c].sort_values('alpha')
+        for e in [e for e in RPI_ESTIMATORS if (s_all.permuted == e).any()]:
+            s = s_all[s_all.permuted == e]
+            _trace(fig, j, s.alpha, s.delta_ssdc_mean, s.delta_ssdc_sd_sample, f'ΔSSDC under RPI, {e} (ours)', DEEP[0],
+                   False, ESTIMATOR_DASH[e])
+        s = s_all[s_all.permuted == s_all.permuted.iloc[0]]  # FS and accuracy do not depend on the estimator
+        for m, color, label, dash in [('fs_jpeg', DEEP[1], 'JPEG FS', None), ('fs_blur', DEEP[2], 'blur FS', 'dot'),
+                                      ('acc_clean', '#8C8C8C', 'clean acc', 'dashdot')]:
+            if f'{m}_mean' in s: _trace(fig, j, s.alpha, s[f'{m}_mean'], s[f'{m}_sd_sample'], f'{label} (ours)', color, True, dash)
         _paper_traces(fig, j, s)
-        for a in s.alpha[~s.interpretable.astype(bool)]: fig.add_vrect(x0=a - 0.045, x1=a + 0.045, fillcolor='grey', opacity=0.2, line_width=0, row=1, col=j)
+        for a in s.alpha[~s.interpretable.astype(bool)]:
+            fig.add_vrect(x0=a - 0.045, x1=a + 0.045, fillcolor='grey', opacity=0.2, line_width=0, row=1, col=j)
         fig.update_xaxes(title_text='α (positional scale)', row=1, col=j)
         fig.update_yaxes(title_text='ΔSSDC under RPI', secondary_y=False, row=1, col=j)
         fig.update_yaxes(title_text='FS (RPI off) / clean accuracy', secondary_y=True, row=1, col=j)
-    return fig.update_layout(title=title + '<br><sup>ours: mean ± 1 sample SD over seeds; grey: clean acc < 2× chance, FS not interpretable</sup>',
-                             template='plotly_white', height=460, width=max(620, 520 * len(conds)))
+    sub = 'ours: mean ± 1 sample SD over seeds; grey: clean acc < 2× chance, FS not interpretable'
+    return fig.update_layout(title=f'{title}<br><sup>{sub}</sup>', template='plotly_white', height=460,
+                             width=max(620, 520 * len(conds)))
 
 # %% ../nbs/06_interventions.ipynb #4bb544d2
 def rpi_summary(profiles:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:
-    "ΔSSDC and RPI area per condition and trained flag (mean, both SDs over seeds), with the paper's implied values."
-    per = delta_ssdc(profiles).merge(rpi_auc(profiles), on=_keys(profiles))
-    s = seed_summary(per, ['ssdc_l0_rpi', 'ssdc_l1_rpi', 'delta_ssdc', 'rpi_auc'], ['condition', 'trained'])
+    "ΔSSDC and RPI area per condition, trained flag and estimator (mean, both SDs over seeds), beside the paper's."
+    per = rpi_measures(profiles)
+    values = ['ssdc_l0_rpi', 'ssdc_l1_rpi', 'delta_ssdc', 'rpi_auc']
+    s = seed_summary(per, values, ['condition', 'trained', 'permuted'])
     if reference is None: return s
-    rp = reference_profiles(reference); rp = rp[rp.figure.isin(['Fig. 2a', 'Fig. 2b'])]
+    rp = reference_profiles(reference)
+    rp = rp[rp.figure.isin(['Fig. 2a', 'Fig. 2b'])]
     paper = delta_ssdc(rp).merge(rpi_auc(rp), on=_keys(rp))[['condition', 'trained', 'delta_ssdc', 'rpi_auc']]
-    tab = paper_sweep(reference); tab = tab[tab.alpha == 1.0][['condition', 'paper_delta_ssdc']].rename(columns=dict(paper_delta_ssdc='paper_delta_ssdc_table'))
-    paper = paper.rename(columns=dict(delta_ssdc='paper_delta_ssdc_fig', rpi_auc='paper_rpi_auc_fig')).merge(tab, on='condition', how='outer')
+    tab = paper_sweep(reference)
+    tab = tab[tab.alpha == 1.0][['condition', 'paper_delta_ssdc']].rename(columns=dict(paper_delta_ssdc='paper_delta_ssdc_table'))
+    paper = paper.rename(columns=dict(delta_ssdc='paper_delta_ssdc_fig', rpi_auc='paper_rpi_auc_fig'))
+    paper = paper.merge(tab, on='condition', how='outer')
     return s.merge(paper.assign(trained=paper.trained.fillna(True).astype(bool)), on=['condition', 'trained'], how='left')
 
 # %% ../nbs/06_interventions.ipynb #c94122c5
@@ -379,17 +437,24 @@ def write_tables(tables:dict, out_dir) -> list:
 
 # %% ../nbs/06_interventions.ipynb #7071daf6
 def interventions_experiment(pe='all', # 'all', a condition, or a comma list
-                             preset:str='smoke', seeds=(0,), perm_seeds=PERM_SEEDS, alphas=ALPHAS,
-                             n_images=None, cache_root=None, out_dir=None, # where the CSVs go (None = nowhere)
+                             preset:str='smoke', seeds=(0,),
+                             n_perms:int=N_PERMS, # K, RPI permutations per model, alpha and estimator
+                             estimators=tuple(RPI_ESTIMATORS), # RPI estimators: 'batch', 'image' or both
+                             alphas=ALPHAS, n_images=None, cache_root=None,
+                             out_dir=None, # where the CSVs go (None = nowhere)
                              allow_extrapolation:bool=False, reference:pd.DataFrame|None=None,
-                             progress:bool=False, device=None,
+                             progress:bool=False, device=None, **overrides, # config overrides of every run
                             ) -> dict:
     "Profiles, RPI summary, RPI accuracy and the alpha sweeps of the conditions in `pe`; tables written to `out_dir`."
-    conds, sweep = parse_conditions(pe), sweep_conditions(pe); check_choice(preset, PRESETS, 'preset')
-    alphas, kw = check_alphas(alphas, allow_extrapolation), dict(preset=preset, seeds=seeds, perm_seeds=perm_seeds, n_images=n_images,
-                                                                  cache_root=cache_root, progress=progress, device=device)
-    prof = ssdc_profiles(conds, **kw)
-    sw = pd.concat([alpha_sweep(c, alphas=alphas, allow_extrapolation=allow_extrapolation, **kw) for c in sweep], ignore_index=True) if sweep else pd.DataFrame(columns=SWEEP_COLUMNS)
+    conds, sweep = parse_conditions(pe), sweep_conditions(pe)
+    check_choice(preset, PRESETS, 'preset')
+    alphas = check_alphas(alphas, allow_extrapolation)
+    kw = dict(preset=preset, seeds=seeds, n_perms=check_n_perms(n_perms), n_images=n_images, cache_root=cache_root,
+              progress=progress, device=device, **overrides)
+    est = check_estimators(estimators)
+    prof = ssdc_profiles(conds, estimators=est, **kw)
+    sw = [alpha_sweep(c, alphas=alphas, estimators=est, allow_extrapolation=allow_extrapolation, **kw) for c in sweep]
+    sw = pd.concat(sw, ignore_index=True) if sweep else pd.DataFrame(columns=SWEEP_COLUMNS)
     res = dict(ssdc_profiles=prof, ssdc_summary=profile_summary(prof), rpi_summary=rpi_summary(prof, reference),
                rpi_accuracy=rpi_accuracy(conds, **kw), alpha_sweep=sw)
     if sweep: res['alpha_summary'] = sweep_summary(sw, reference)

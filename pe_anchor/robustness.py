@@ -16,7 +16,7 @@ from torchvision.transforms import v2
 from torchvision.transforms.v2 import functional as TF
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import CONDITIONS, PAPER_LABELS, PRESETS, check_choice, atomic_write, save_table
+from .core import CONDITIONS, PAPER_LABELS, PRESETS, check_choice, atomic_write, save_table, parse_int
 from .data import get_dataset, dataset_for, eval_tensors
 from .training import accuracy, get_trained, untrained_model, default_cache_root, default_device
 
@@ -211,7 +211,7 @@ def setting(corruption, severity=None) -> str:
     return f"kernel={p['kernel_size']} sigma={p['sigma']:g} {p['border']}"
 
 # %% ../nbs/05_fragility.ipynb #027fe984
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: files carry their key and the SHA-256 of their images
 
 def images_fingerprint(images:torch.Tensor) -> str:
     "Short content hash of an image tensor: shape, dtype and every byte."
@@ -228,15 +228,21 @@ def corrupted_key(fingerprint:str, corruption, severity=None, jpeg_path:str='ten
     return f"{fingerprint}-{c.name}-{severity_label(c, severity).replace(',', '_')}-{h}"
 
 # %% ../nbs/05_fragility.ipynb #e6351501
-def _load_cached(path:Path, shape) -> torch.Tensor|None:
-    "The cached images at `path` if readable and of `shape`, else None (with a warning if the file is bad)."
+def _images_sha256(y:torch.Tensor) -> str:
+    "SHA-256 of a uint8 tensor's shape and bytes."
+    a = y.contiguous().numpy(); h = hashlib.sha256(f"{a.shape}{a.dtype}".encode()); h.update(memoryview(a).cast('B'))
+    return h.hexdigest()
+
+def _load_cached(path:Path, key:str, shape) -> torch.Tensor|None:
+    "The cached images at `path` if readable, of `shape`, stored under `key` and matching their SHA-256; else None (and a warning)."
     if not path.exists(): return None
-    try:
-        y = torch.load(path, map_location='cpu', weights_only=True)['images']
-        if y.dtype == torch.uint8 and tuple(y.shape) == tuple(shape): return y
-        warnings.warn(f"Cached corrupted set {path} has shape {tuple(y.shape)}, expected {tuple(shape)}; rebuilding it")
-    except Exception as e: warnings.warn(f"Cached corrupted set {path} is unreadable ({e!r}); rebuilding it")
-    return None
+    try: d = torch.load(path, map_location='cpu', weights_only=True); y = d['images']
+    except Exception as e: return warnings.warn(f"Cached corrupted set {path} is unreadable ({e!r}); rebuilding it")
+    if d.get('key') != key: return warnings.warn(f"Cached corrupted set {path} was stored as {d.get('key')!r}, not {key!r} (swapped?); rebuilding it")
+    if y.dtype != torch.uint8 or tuple(y.shape) != tuple(shape):
+        return warnings.warn(f"Cached corrupted set {path} has shape {tuple(y.shape)}, expected {tuple(shape)}; rebuilding it")
+    if d.get('sha256') != _images_sha256(y): return warnings.warn(f"Cached corrupted set {path} fails its SHA-256 check (edited?); rebuilding it")
+    return y
 
 def corrupted_images(images:torch.Tensor, # clean uint8 (N, C, H, W)
                      corruption, severity=None, # a `CORRUPTIONS` name and one of its severities
@@ -244,16 +250,16 @@ def corrupted_images(images:torch.Tensor, # clean uint8 (N, C, H, W)
                      generator=None, workers:int|None=None, device=None, jpeg_path:str='tensor',
                      fingerprint:str|None=None, # `images_fingerprint(images)`, if already known
                     ) -> torch.Tensor:
-    "The corrupted `images`, loaded from `cache_dir` or built (and stored atomically) once."
+    "The corrupted `images`, loaded (verified) from `cache_dir` or built (and stored atomically with their SHA-256) once."
     c = get_corruption(corruption); corruption_params(c, severity); check_uint8(images)
     build = lambda: c(images, severity, generator, workers, device, jpeg_path)
     if cache_dir is None: return build()
     key = corrupted_key(fingerprint or images_fingerprint(images), c, severity, jpeg_path, torch.device(device or images.device).type)
     path = Path(cache_dir) / f"{key}.pt"
-    y = _load_cached(path, images.shape)
+    y = _load_cached(path, key, images.shape)
     if y is None:
-        y = build()
-        with atomic_write(path) as f: torch.save(dict(images=y, corruption=c.name, severity=severity_label(c, severity)), f)
+        y = build(); meta = dict(key=key, sha256=_images_sha256(y), corruption=c.name, severity=severity_label(c, severity))
+        with atomic_write(path) as f: torch.save(dict(images=y, **meta), f)
     return y
 
 # %% ../nbs/05_fragility.ipynb #0f487ae0
@@ -448,7 +454,8 @@ def eval_data(dataset, entries:list, limit:int|None=None) -> tuple:
         keys = {(c.data.name, c.data.root, c.model.img_size) for c in cfgs}
         if len(keys) > 1: raise ValueError(f"Runs use different data {sorted(keys)}; evaluate them separately")
         dataset = dataset_for(cfgs[0], 'test')
-    x, y = eval_tensors(dataset, limit or None)
+    limit = None if limit is None else parse_int(limit, 'limit', 0) or None  # 0 = all
+    x, y = eval_tensors(dataset, limit)
     return x, y, dataset.mean, dataset.std
 
 # %% ../nbs/05_fragility.ipynb #a9d18ad7

@@ -4,7 +4,7 @@
 
 # %% ../nbs/03_ssdc.ipynb #08317deb
 from __future__ import annotations
-import math
+import hashlib, math
 from functools import lru_cache
 import numpy as np, pandas as pd
 import torch, torch.nn.functional as F
@@ -16,12 +16,13 @@ from .models import draw_permutation
 from .data import eval_tensors, normalize, spread_indices
 
 # %% auto #0
-__all__ = ['DISTANCES', 'MODES', 'PERMUTE_MODES', 'TIE_TOL', 'PARALLEL_TOL', 'SSDC_COLUMNS', 'IMAGE_COLUMNS', 'DEEP',
-           'token_grid', 'grid_distances', 'pair_index', 'tie_tol', 'sort_rows', 'sorted_ranks', 'average_ranks',
-           'distance_ranks', 'snap_parallel', 'tie_runs', 'spearman_to', 'cosine_matrices', 'cosine_sum', 'pair_values',
-           'ssdc', 'scipy_ssdc', 'SSDCAccumulator', 'image_stats', 'eval_images', 'stream_tokens', 'layer_ssdc',
-           'ssdc_summary', 'condition_label', 'reference_curves', 'plot_ssdc_layers', 'similarity_table',
-           'plot_similarity']
+__all__ = ['DISTANCES', 'MODES', 'PERMUTE_MODES', 'TIE_TOL', 'PARALLEL_TOL', 'SSDC_COLUMNS', 'IMAGE_COLUMNS', 'RPI_ESTIMATORS',
+           'PAPER_RPI_BATCH', 'DEEP', 'token_grid', 'grid_distances', 'pair_index', 'tie_tol', 'sort_rows',
+           'sorted_ranks', 'average_ranks', 'distance_ranks', 'snap_parallel', 'tie_runs', 'spearman_to',
+           'cosine_matrices', 'cosine_sum', 'pair_values', 'ssdc', 'scipy_ssdc', 'SSDCAccumulator', 'image_stats',
+           'eval_images', 'stream_tokens', 'layer_ssdc', 'check_estimators', 'check_n_perms', 'permutation_seeds',
+           'estimator_batch_size', 'ssdc_summary', 'condition_label', 'reference_curves', 'plot_ssdc_layers',
+           'similarity_table', 'plot_similarity']
 
 # %% ../nbs/03_ssdc.ipynb #0ab4c157
 DISTANCES = ('manhattan', 'euclidean')
@@ -327,6 +328,46 @@ def layer_ssdc(model, # a `pe_anchor.models.ViT`
     stream_tokens(model, images, mean, std, acc, permute, seed, pe_scale, batch_size, blocks, device)
     meta = dict(condition=condition or net.cfg.pe, seed=run_seed, permuted=permute or 'none', alpha=float(pe_scale))
     return acc.table().assign(**meta)[SSDC_COLUMNS + (IMAGE_COLUMNS if mode == 'image' else [])]
+
+# %% ../nbs/03_ssdc.ipynb #3563e0cb
+RPI_ESTIMATORS = {  # name -> what one permutation draw is
+    'batch': "the paper's: one permutation shared by a batch of PAPER_RPI_BATCH images",
+    'image': 'one permutation per image',
+}
+PAPER_RPI_BATCH = 1000  # the author's code shuffles one batch of 1,000 evaluation images with one permutation
+
+def check_estimators(estimators, # 'batch', 'image', 'both', a comma string or a list of them
+                    ) -> list:
+    "RPI estimator names as a list, else a `ValueError` naming the valid ones."
+    names = estimators.split(',') if isinstance(estimators, str) else list(estimators)
+    names = [n.strip() for n in names if str(n).strip()]
+    if names == ['both']: return list(RPI_ESTIMATORS)
+    if not names: raise ValueError(f"no RPI estimator given; valid choices: {', '.join(map(repr, RPI_ESTIMATORS))}, 'both'")
+    return [check_choice(n, RPI_ESTIMATORS, 'RPI estimator') for n in names]
+
+def check_n_perms(n_perms, # K, the number of permutations averaged per model
+                 ) -> int:
+    "K as an int >= 1, else a `ValueError` naming the value."
+    ok = isinstance(n_perms, (int, np.integer)) and not isinstance(n_perms, bool) and n_perms >= 1
+    if not ok: raise ValueError(f"n_perms (K, permutations per model) must be an integer >= 1; got {n_perms!r}")
+    return int(n_perms)
+
+def permutation_seeds(n_perms:int, # K
+                      condition:str, # the model's condition
+                      seed:int, # the model's training seed
+                      pe_scale:float, # alpha
+                      estimator:str, # one of `RPI_ESTIMATORS`
+                     ) -> list:
+    "K permutation seeds drawn independently for one (condition, training seed, alpha, estimator)."
+    key = f"{condition}|{int(seed)}|{float(pe_scale):.6f}|{check_choice(estimator, RPI_ESTIMATORS, 'RPI estimator')}"
+    entropy = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], 'little')
+    return np.random.SeedSequence(entropy).generate_state(check_n_perms(n_perms), np.uint32).tolist()
+
+def estimator_batch_size(estimator:str, # one of `RPI_ESTIMATORS`
+                         batch_size:int, # the evaluation batch size
+                        ) -> int:
+    "Images per forward pass: the paper's 1,000 for `batch` (one permutation per batch), else `batch_size`."
+    return PAPER_RPI_BATCH if check_choice(estimator, RPI_ESTIMATORS, 'RPI estimator') == 'batch' else batch_size
 
 # %% ../nbs/03_ssdc.ipynb #30f9824e
 DEEP = ['#4C72B0', '#DD8452', '#55A868', '#C44E52', '#8172B3', '#937860', '#DA8BC3', '#8C8C8C', '#CCB974', '#64B5CD']

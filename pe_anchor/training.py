@@ -5,30 +5,36 @@
 # %% ../nbs/04_training.ipynb #20c94564
 from __future__ import annotations
 import json, math, os, time
+from contextlib import nullcontext
 from pathlib import Path
-import pandas as pd
+import numpy as np, pandas as pd
 import torch, torch.nn as nn, torch.nn.functional as F
 import torch.distributed as dist
 from tqdm.auto import tqdm
 from fastcore.script import call_parse, Param
-from .core import (ExperimentConfig, make_config, config_to_dict, config_from_dict, config_hash, check_choice,
-                            data_dir, atomic_write, save_json, save_table, make_generator, package_version)
-from .data import dataset_for, iterate_batches, eval_tensors, normalize
+from .core import (ExperimentConfig, make_config, config_hash, check_choice, save_json, save_table, make_generator,
+                            package_version, field_error, parse_int, parse_number, parse_choice, TRAIN_PERMUTES)
+from .data import dataset_for, iterate_batches, eval_tensors, normalize, DATASETS
 from .models import build_model, draw_permutation, ViT
+from .cache import (default_device, default_cache_root, # re-exported: later modules import them from here
+                             save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir, check_run_config,
+                             run_lock, prepare_run_dir, Run)
 from .ssdc import layer_ssdc
 
 # %% auto #0
-__all__ = ['default_device', 'predict', 'accuracy', 'param_groups', 'make_optimizer', 'lr_factor', 'dist_info',
-           'init_distributed', 'barrier', 'epoch_seed', 'train_batches', 'train_step', 'autocast_ctx', 'shard',
-           'shard_perm', 'all_reduce_sums', 'run_epoch', 'CorruptCheckpointError', 'save_checkpoint', 'load_checkpoint',
-           'checkpoints', 'default_cache_root', 'check_writable', 'run_dir', 'check_run_config', 'epoch_ssdc',
-           'restore', 'write_epoch', 'setup_training', 'evaluate_epoch', 'train_run', 'Run', 'get_trained',
-           'untrained_model', 'parse_overrides', 'main']
+__all__ = ['check_images', 'predict', 'accuracy', 'param_groups', 'make_optimizer', 'lr_factor', 'dist_info', 'init_distributed',
+           'barrier', 'epoch_seed', 'train_batches', 'train_step', 'autocast_ctx', 'shard', 'shard_perm',
+           'all_reduce_sums', 'run_epoch', 'epoch_ssdc', 'restore', 'write_epoch', 'check_registries', 'check_data',
+           'setup_training', 'evaluate_epoch', 'fit', 'train_run', 'get_trained', 'untrained_model', 'parse_overrides',
+           'main']
 
 # %% ../nbs/04_training.ipynb #fe0052ce
-def default_device() -> torch.device:
-    "CUDA if available, else CPU."
-    return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+def check_images(images, in_chans:int) -> torch.Tensor:
+    "`images` if it is a uint8 (N, in_chans, H, W) tensor, else a `ValueError` saying what it is."
+    ok = isinstance(images, torch.Tensor) and images.dtype == torch.uint8 and images.ndim == 4 and images.shape[1] == in_chans
+    if not ok: raise field_error('images', f"a uint8 tensor (N, {in_chans}, H, W)", f"{getattr(images, 'dtype', type(images).__name__)} "
+                                 f"{tuple(getattr(images, 'shape', ()))}")
+    return images
 
 @torch.no_grad()
 def predict(model:ViT, # the model (put in eval mode here)
@@ -38,16 +44,20 @@ def predict(model:ViT, # the model (put in eval mode here)
             seed:int=0, # seed of the permutation generator
             pe_scale:float=1.0, device=None) -> torch.Tensor:
     "Predicted labels of `images`, optionally under RPI and positional scaling."
+    check_images(images, model.cfg.in_chans); batch_size = parse_int(batch_size, 'batch_size', 1)
+    pe_scale, seed = parse_number(pe_scale, 'pe_scale'), parse_int(seed, 'seed')
+    if permute is not None: parse_choice(permute, 'permute', TRAIN_PERMUTES[1:])
     device = device or next(model.parameters()).device
     model.eval(); g, out = make_generator(seed), []
     for i in range(0, len(images), batch_size):
         x = normalize(images[i:i+batch_size].to(device), mean, std)
         perm = None if permute is None else draw_permutation(model.num_patches, len(x), permute, g, device)
         out.append(model(x, perm=perm, pe_scale=pe_scale).argmax(-1).cpu())
-    return torch.cat(out)
+    return torch.cat(out) if out else torch.zeros(0, dtype=torch.long)
 
 def accuracy(model, images, labels, mean, std, batch_size=500, permute=None, seed=0, pe_scale=1.0, device=None) -> float:
     "Top-1 accuracy of `model` on uint8 `images` (see `predict`)."
+    if len(labels) != len(images) or not len(labels): raise field_error('labels', f"{len(images)} labels, one per image (≥ 1)", len(labels))
     return (predict(model, images, mean, std, batch_size, permute, seed, pe_scale, device) == labels.cpu()).float().mean().item()
 
 # %% ../nbs/04_training.ipynb #8fdbbecf
@@ -153,61 +163,6 @@ def run_epoch(model, opt, sched, ds, cfg, epoch, device, progress=True) -> dict:
     loss_sum, correct, n = all_reduce_sums(loss_sum, correct, n, device=device)
     return dict(epoch=epoch, train_loss=loss_sum / max(n, 1), train_acc=correct / max(n, 1), seconds=dt, img_per_s=n * world / dt, lr=sched.get_last_lr()[0])
 
-# %% ../nbs/04_training.ipynb #5a4aaa1c
-import hashlib, io, re
-
-class CorruptCheckpointError(RuntimeError):
-    "A checkpoint file whose bytes do not match the hash in its name, or that cannot be read."
-
-def save_checkpoint(obj, folder, stem:str) -> Path:
-    "Write `obj` to `folder/{stem}-{sha16}.pt` atomically; return the path."
-    buf = io.BytesIO(); torch.save(obj, buf); data = buf.getvalue()
-    path = Path(folder) / f"{stem}-{hashlib.sha256(data).hexdigest()[:16]}.pt"
-    with atomic_write(path) as f: f.write(data)
-    return path
-
-def load_checkpoint(path, map_location='cpu'):
-    "Load a checkpoint written by `save_checkpoint`, verifying its hash."
-    path = Path(path); data = path.read_bytes()
-    want = path.stem.rsplit('-', 1)[-1]
-    if hashlib.sha256(data).hexdigest()[:16] != want:
-        raise CorruptCheckpointError(f"Checkpoint {path} is corrupt or truncated (SHA-256 does not match its name); delete it to redo that epoch")
-    try: return torch.load(io.BytesIO(data), map_location=map_location, weights_only=False)
-    except Exception as e: raise CorruptCheckpointError(f"Checkpoint {path} cannot be read ({e}); delete it to redo that epoch") from e
-
-def checkpoints(folder, stem:str) -> list:
-    "Checkpoint files `stem`-{epoch}-{hash}.pt in `folder`, sorted by epoch."
-    pat = re.compile(rf"{stem}-e(\d+)-[0-9a-f]{{16}}\.pt$")
-    found = [(int(m.group(1)), p) for p in Path(folder).glob(f"{stem}-e*.pt") if (m := pat.match(p.name))]
-    return [p for _, p in sorted(found)]
-
-# %% ../nbs/04_training.ipynb #b9fb12cf
-def default_cache_root() -> Path:
-    "Where runs are cached: `$PE_ANCHOR_CACHE`, else `data/runs`."
-    return Path(os.environ['PE_ANCHOR_CACHE']) if os.environ.get('PE_ANCHOR_CACHE') else data_dir() / 'runs'
-
-def check_writable(root) -> Path:
-    "Create `root` if needed and check a file can be written there."
-    root = Path(root)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        with atomic_write(root / '.write-test', 'w') as f: f.write('ok')
-        (root / '.write-test').unlink()
-    except OSError as e: raise PermissionError(f"Cache root {root} is not writable ({e}); pass cache_root= or set PE_ANCHOR_CACHE") from e
-    return root
-
-def run_dir(cfg:ExperimentConfig, cache_root=None) -> Path:
-    "The folder of the run described by `cfg`."
-    return Path(cache_root or default_cache_root()) / f"{cfg.condition}-{cfg.preset or 'custom'}-s{cfg.train.seed}-{config_hash(cfg)}"
-
-def check_run_config(rdir:Path, cfg:ExperimentConfig):
-    "Write `config.json` for a new run, or check that an existing one matches `cfg`."
-    p = rdir / 'config.json'
-    if not p.exists(): return save_json(dict(config=config_to_dict(cfg), version=package_version()), p)
-    old = json.loads(p.read_text())
-    if old['config'] != config_to_dict(cfg) or old.get('version') != package_version():
-        raise ValueError(f"Run folder {rdir} holds a different config (or package version {old.get('version')}); refusing to resume it with this one")
-
 # %% ../nbs/04_training.ipynb #0d94ec46
 def epoch_ssdc(model, test_set, cfg, epoch) -> pd.DataFrame:
     "Per-layer SSDC, normal and under RPI, on the first `ssdc_images` held-out images."
@@ -218,28 +173,45 @@ def epoch_ssdc(model, test_set, cfg, epoch) -> pd.DataFrame:
     return pd.concat(rows).assign(epoch=epoch)
 
 # %% ../nbs/04_training.ipynb #3666da22
-def restore(rdir, model, opt, sched):
-    "Load the newest full checkpoint into model/optimiser/schedule; return (epoch, metric rows, ssdc rows)."
+def _plain(rows:list) -> list:
+    "Rows with NumPy scalars turned into Python ones (a checkpoint holds plain containers only)."
+    return [{k: v.item() if isinstance(v, np.generic) else v for k, v in r.items()} for r in rows]
+
+def restore(rdir, cfg, model, opt, sched):
+    "Load the newest full checkpoint (verified to be this run's) into model/optimiser/schedule; return (epoch, metrics, ssdc rows)."
     found = checkpoints(rdir / 'checkpoints', 'last')
     if not found: return 0, [], []
-    ck = load_checkpoint(found[-1])
+    ck = load_checkpoint(found[-1], run=config_hash(cfg), epoch=ckpt_epoch(found[-1]))
     model.load_state_dict(ck['model']); opt.load_state_dict(ck['opt']); sched.load_state_dict(ck['sched'])
     return ck['epoch'], ck['metrics'], ck['ssdc']
 
 def write_epoch(rdir, cfg, model, opt, sched, epoch, metrics, ssdc_rows):
     "Write an epoch's weights, the full checkpoint and the metric tables (rank 0)."
-    if cfg.train.keep_epoch_checkpoints: save_checkpoint(model.state_dict(), rdir / 'epochs', f"e{epoch:03d}")
-    state = dict(model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch, metrics=metrics, ssdc=ssdc_rows)
+    h, metrics, ssdc_rows = config_hash(cfg), _plain(metrics), _plain(ssdc_rows)
+    if cfg.train.keep_epoch_checkpoints: save_checkpoint(dict(model=model.state_dict(), run=h, epoch=epoch), rdir / 'epochs', f"e{epoch:03d}")
+    state = dict(model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch, run=h, metrics=metrics, ssdc=ssdc_rows)
     new = save_checkpoint(state, rdir / 'checkpoints', f"last-e{epoch:03d}")
     for old in checkpoints(rdir / 'checkpoints', 'last'):
-        if old != new: old.unlink()
+        if old != new: old.unlink(missing_ok=True)
     save_table(pd.DataFrame(metrics), rdir / 'metrics.csv')
     if ssdc_rows: save_table(pd.DataFrame(ssdc_rows), rdir / 'ssdc.csv')
 
 # %% ../nbs/04_training.ipynb #9e2ad08d
+def check_registries(cfg:ExperimentConfig):
+    "Check the fields whose choices live in `pe_anchor.data` (the dataset name), before anything is loaded or written."
+    parse_choice(cfg.data.name, 'name', DATASETS)
+
+def check_data(cfg:ExperimentConfig, train_set, test_set):
+    "Limits that need the data: a batch must fit in the training set (else zero steps), the test split must not be empty."
+    n = len(train_set)
+    if cfg.train.batch_size > n: raise field_error('batch_size', f"an integer in [1, {n}] (the training-set size)", cfg.train.batch_size)
+    if not len(test_set): raise ValueError(f"Dataset {cfg.data.name!r} has an empty test split; check its root {cfg.data.root!r}")
+
 def setup_training(cfg, device):
-    "Datasets, model, optimiser and schedule for `cfg`."
+    "Datasets, model, optimiser and schedule for `cfg` (reads and checks data; writes nothing)."
+    check_registries(cfg)
     train_set, test_set = dataset_for(cfg, 'train'), dataset_for(cfg, 'test')
+    check_data(cfg, train_set, test_set)
     model = build_model(cfg.model, seed=cfg.train.seed).to(device)
     opt = make_optimizer(model, cfg.train)
     steps = (len(train_set) // cfg.train.batch_size) * cfg.train.epochs
@@ -251,18 +223,14 @@ def evaluate_epoch(model, test_set, cfg, epoch, device) -> tuple:
     "Clean test accuracy and the epoch's SSDC rows."
     imgs, labels = eval_tensors(test_set)
     acc = accuracy(model, imgs, labels, test_set.mean, test_set.std, cfg.train.eval_batch_size, device=device)
-    return acc, epoch_ssdc(model, test_set, cfg, epoch).to_dict('records')
+    return acc, _plain(epoch_ssdc(model, test_set, cfg, epoch).to_dict('records'))
 
 # %% ../nbs/04_training.ipynb #57b27c68
-def train_run(cfg:ExperimentConfig, rdir:Path, device=None, progress:bool=True, stop_after:int|None=None):
-    "Train (or resume) the run `cfg` in `rdir`; `stop_after` stops early after that epoch (tests)."
-    device, (rank, world) = torch.device(device or default_device()), dist_info()
-    init_distributed(cfg.train.batch_size)
-    if rank == 0: check_writable(rdir.parent); rdir.mkdir(exist_ok=True); check_run_config(rdir, cfg)
-    barrier()
-    train_set, test_set, model, opt, sched = setup_training(cfg, device)
-    start, metrics, ssdc_rows = restore(rdir, model, opt, sched)
-    if start == 0 and rank == 0: ssdc_rows = epoch_ssdc(model, test_set, cfg, 0).to_dict('records')
+def fit(cfg, rdir, parts, device, progress=True, stop_after=None):
+    "The epoch loop: resume from the newest checkpoint, train, evaluate and write each epoch, then `done.json`."
+    (rank, world), (train_set, test_set, model, opt, sched) = dist_info(), parts
+    start, metrics, ssdc_rows = restore(rdir, cfg, model, opt, sched)
+    if start == 0 and rank == 0: ssdc_rows = _plain(epoch_ssdc(model, test_set, cfg, 0).to_dict('records'))
     net = nn.parallel.DistributedDataParallel(model) if world > 1 else model
     if cfg.train.compile and device.type == 'cuda': net = torch.compile(net)
     for epoch in range(start + 1, cfg.train.epochs + 1):
@@ -277,39 +245,19 @@ def train_run(cfg:ExperimentConfig, rdir:Path, device=None, progress:bool=True, 
                                  finished=time.strftime('%Y-%m-%d %H:%M:%S'), version=package_version()), rdir / 'done.json')
     barrier()
 
-# %% ../nbs/04_training.ipynb #48077c3d
-class Run:
-    "A finished run in the cache: config, metrics and weights."
-    def __init__(self, rdir):
-        self.dir = Path(rdir)
-        if not (self.dir / 'done.json').exists(): raise FileNotFoundError(f"{self.dir} is not a finished run (no done.json)")
-        self.config = config_from_dict(json.loads((self.dir / 'config.json').read_text())['config'])
-        self.summary = json.loads((self.dir / 'done.json').read_text())
-        self._model = None
-    def __repr__(self): return f"Run({self.config.condition}, preset={self.config.preset}, seed={self.config.train.seed}, test_acc={self.test_acc:.4f})"
-    @property
-    def test_acc(self) -> float: return self.summary['test_acc']
-    @property
-    def metrics(self) -> pd.DataFrame: return pd.read_csv(self.dir / 'metrics.csv')
-    @property
-    def ssdc(self) -> pd.DataFrame:
-        p = self.dir / 'ssdc.csv'
-        return pd.read_csv(p) if p.exists() else pd.DataFrame()
-    @property
-    def model(self) -> ViT:
-        if self._model is None: self._model = self._load(load_checkpoint(checkpoints(self.dir / 'checkpoints', 'last')[-1])['model'])
-        return self._model
-    def _load(self, state) -> ViT:
-        m = build_model(self.config.model, seed=self.config.train.seed); m.load_state_dict(state)
-        return m.to(default_device()).eval()
-    def epochs_available(self) -> list:
-        "Epochs whose weights were kept."
-        return sorted(int(re.match(r'e(\d+)-', p.name).group(1)) for p in (self.dir / 'epochs').glob('e*.pt'))
-    def load_epoch(self, epoch:int) -> ViT:
-        "The model as it was after `epoch`."
-        found = [p for p in (self.dir / 'epochs').glob(f"e{epoch:03d}-*.pt")]
-        if not found: raise ValueError(f"No weights kept for epoch {epoch}; available: {self.epochs_available()}")
-        return self._load(load_checkpoint(found[0]))
+def train_run(cfg:ExperimentConfig, rdir:Path, device=None, progress:bool=True, stop_after:int|None=None) -> bool:
+    "Train (or resume) run `cfg` in `rdir` under its lock; False if another process finished it first. `stop_after`: stop early (tests)."
+    device, rank = torch.device(device or default_device()), dist_info()[0]
+    init_distributed(cfg.train.batch_size)
+    parts = setup_training(cfg, device)  # every check that needs the data happens before anything is written
+    if rank == 0: check_writable(rdir.parent)
+    with run_lock(rdir) if rank == 0 else nullcontext():
+        barrier()
+        if (rdir / 'done.json').exists(): return False
+        if rank == 0: prepare_run_dir(rdir, cfg)
+        barrier()
+        fit(cfg, rdir, parts, device, progress, stop_after)
+    return True
 
 # %% ../nbs/04_training.ipynb #bfef53be
 def get_trained(condition:str='ape', # one of `CONDITIONS`
@@ -319,12 +267,13 @@ def get_trained(condition:str='ape', # one of `CONDITIONS`
                 device=None, progress:bool=True,
                 **overrides,         # config field overrides, e.g. epochs=3
                ) -> Run:
-    "The finished run of (condition, preset, seed, overrides): loaded from the cache, or trained first."
-    cfg = make_config(condition, preset, seed=seed, **overrides)
+    "The finished run of (condition, preset, seed, overrides): loaded from the cache, or trained first (`Run.trained`)."
+    cfg = make_config(condition, preset, seed=seed, **overrides); check_registries(cfg)
     rdir = run_dir(cfg, cache_root)
-    if not (rdir / 'done.json').exists(): train_run(cfg, rdir, device, progress)
+    trained = not (rdir / 'done.json').exists() and train_run(cfg, rdir, device, progress)
     check_run_config(rdir, cfg)
-    return Run(rdir)
+    run = Run(rdir); run.trained = trained
+    return run
 
 def untrained_model(condition='ape', preset='cpu', seed=0, **overrides) -> ViT:
     "The model a run of these settings starts from."
@@ -332,14 +281,15 @@ def untrained_model(condition='ape', preset='cpu', seed=0, **overrides) -> ViT:
     return build_model(cfg.model, seed=cfg.train.seed).eval()
 
 # %% ../nbs/04_training.ipynb #71e3d19f
-import ast
+import ast, sys
 
 def parse_overrides(items) -> dict:
-    "Turn ['epochs=3', 'name=cifar10'] into {'epochs': 3, 'name': 'cifar10'}."
+    "Turn ['epochs=3', 'name=cifar10'] into {'epochs': 3, 'name': 'cifar10'} (types and ranges are checked by `make_config`)."
     out = {}
     for it in items or []:
         if '=' not in it: raise ValueError(f"Override {it!r} is not of the form field=value")
         k, v = it.split('=', 1)
+        if k in out: raise ValueError(f"Override {k!r} is given twice: {out[k]!r} and {v!r}")
         try: out[k] = ast.literal_eval(v)
         except (ValueError, SyntaxError): out[k] = v
     return out
@@ -347,11 +297,15 @@ def parse_overrides(items) -> dict:
 @call_parse
 def main(condition:str='ape', # condition: none, ape, sincos, rope, rpt
          preset:str='cpu', # preset: paper, cpu, smoke
-         seed:int=0, # training seed
+         seed:str='0', # training seed (an integer ≥ 0)
          cache_root:str=None, # run cache folder (default data/runs or $PE_ANCHOR_CACHE)
          set:Param("config overrides field=value", str, nargs='*')=None,
          quiet:bool=False, # no progress bar
         ):
-    "Train one run (or load it if finished) and print its summary."
-    run = get_trained(condition, preset, seed, cache_root, progress=not quiet, **parse_overrides(set))
-    if dist_info()[0] == 0: print(json.dumps(dict(run=str(run.dir), test_acc=run.test_acc)))
+    "Train one run (or load it if finished) and print its summary; bad arguments exit with status 2 and a one-line error."
+    try:
+        ov = parse_overrides(set); seed = ov.pop('seed', seed)
+        run = get_trained(condition, preset, seed, cache_root, progress=not quiet, **ov)
+    except (ValueError, PermissionError) as e:
+        print(f"error: {e}", file=sys.stderr); sys.exit(2)
+    if dist_info()[0] == 0: print(json.dumps(dict(run=str(run.dir), test_acc=run.test_acc, trained=run.trained)))
