@@ -873,7 +873,9 @@ def reproduce(preset:str='cpu', # one of `PRESETS`
              ) -> dict:
     "Train or load every run, run (or reuse) every analysis, test the claims and render the report; returns what ran."
     plan = make_plan(preset, seeds, conditions, settings, overrides, engine)
-    out, cache = Path(out_dir or default_out_dir(preset)), Path(cache_root) if cache_root else default_cache_root()
+    # absolute paths: notebooks 05/06 and the report run with another working directory
+    out = Path(out_dir or default_out_dir(preset)).resolve()
+    cache = (Path(cache_root) if cache_root else default_cache_root()).resolve()
     keys, pending_runs = unit_keys(plan), [k for k in run_list(plan) if not (run_dir(make_config(k[0], preset, seed=k[1], **plan['overrides']), cache) / 'done.json').exists()]
     n_test, n_train = check_data(plan, train=bool(pending_runs))
     out.mkdir(parents=True, exist_ok=True); write_plan(out, plan)
