@@ -2,6 +2,7 @@
 record per-epoch emergence curves (SSDC per layer, unpermuted and under both RPI estimators) in a tidy table.
 
     python benchmarks/calibrate.py ape:crop3 ape:rrc3 rope:crop3 ...    # condition:candidate pairs, run in order
+    python benchmarks/calibrate.py ape:rrc10:1 ape:rrc10:2              # condition:candidate:seed (default seed 0)
     python benchmarks/calibrate.py --list                                # the candidates
 
 Runs are cached under $PE_ANCHOR_CACHE (default data/calib); the table is benchmarks/calibration.csv (one row per
@@ -16,6 +17,7 @@ CANDIDATES = {  # name -> overrides of the `cpu` preset (which itself is on the 
     'base3':  dict(pe_lr_mult=1.0, train_aug='none', epochs=3),
     'crop3':  dict(pe_lr_mult=1.0, train_aug='crop_flip', epochs=3),
     'rrc3':   dict(pe_lr_mult=1.0, train_aug='rrc_flip', epochs=3),
+    'rrc10':  dict(pe_lr_mult=1.0, train_aug='rrc_flip', epochs=10),  # the cpu preset, 10 epochs: what more steps buy
     'crop6':  dict(pe_lr_mult=1.0, train_aug='crop_flip', epochs=6),
     'crop10': dict(pe_lr_mult=1.0, train_aug='crop_flip', epochs=10),
     'p2crop': dict(pe_lr_mult=1.0, train_aug='crop_flip', epochs=3, patch_size=2, subset=20000),
@@ -35,7 +37,7 @@ def run_one(condition, name, seed=0):
 
 def append(df, path):
     old = pd.read_csv(path) if path.exists() else pd.DataFrame()
-    keys = ['candidate', 'condition', 'seed']
+    keys = ['candidate', 'condition', 'seed']  # a rerun of one (candidate, condition, seed) replaces its rows
     if len(old):
         new_keys = set(map(tuple, df[keys].astype(str).values))
         old = old[[tuple(r) not in new_keys for r in old[keys].astype(str).values]]
@@ -46,13 +48,13 @@ if __name__ == '__main__':
     if not args or args == ['--list']:
         for k, v in CANDIDATES.items(): print(f"{k:8s} {v}")
         sys.exit(0)
-    for a in args:
-        cond, name = a.split(':')
+    jobs = [(a.split(':') + ['0'])[:3] for a in args]
+    for cond, name, seed in jobs:
         if name not in CANDIDATES: sys.exit(f"unknown candidate {name!r}; valid: {', '.join(CANDIDATES)}")
-    for a in args:
-        cond, name = a.split(':')
-        ssdc, metrics = run_one(cond, name)
+        if not seed.isdigit(): sys.exit(f"seed must be an integer >= 0; got {seed!r} in {cond}:{name}:{seed}")
+    for cond, name, seed in jobs:
+        ssdc, metrics = run_one(cond, name, int(seed))
         append(ssdc, HERE / 'calibration.csv'); append(metrics, HERE / 'calibration_metrics.csv')
         s = ssdc[ssdc.epoch == ssdc.epoch.max()]
         piv = s.pivot_table(index='permuted', columns='layer', values='ssdc').round(3)
-        print(f"== {cond}:{name} acc {metrics.test_acc.iloc[-1]:.3f} wall {metrics.wall_s.iloc[0]} s\n{piv}", flush=True)
+        print(f"== {cond}:{name}:{seed} acc {metrics.test_acc.iloc[-1]:.3f} wall {metrics.wall_s.iloc[0]} s\n{piv}", flush=True)

@@ -13,13 +13,14 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PRESETS', 'SECTIONS', 'TRAIN_PERMUTES', 'OPTIMIZERS', 'SCHEDULES',
-           'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES', 'TRAIN_AUGS', 'MAX_SEED', 'FIELD_RULES', 'check_choice',
-           'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig', 'field_error',
-           'parse_int', 'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name', 'parse_text',
-           'parse_field', 'validate_config', 'config_fields', 'make_config', 'config_to_dict', 'config_from_dict',
-           'package_version', 'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'fsync_dir',
-           'atomic_write', 'remove_stale_temps', 'save_json', 'load_json', 'save_table', 'check_params']
+__all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CONDITION_COLORS', 'UNTRAINED_COLOR', 'PRESETS',
+           'SECTIONS', 'TRAIN_PERMUTES', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES',
+           'TRAIN_AUGS', 'MAX_SEED', 'FIELD_RULES', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig',
+           'TrainConfig', 'ExperimentConfig', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
+           'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'validate_config', 'config_fields', 'make_config',
+           'config_to_dict', 'config_from_dict', 'package_version', 'config_hash', 'seed_everything', 'make_generator',
+           'data_dir', 'fsync_dir', 'atomic_write', 'remove_stale_temps', 'save_json', 'load_json', 'save_table',
+           'check_params']
 
 # %% ../nbs/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -40,7 +41,15 @@ CONDITIONS = {  # condition -> (positional encoding, permutation applied to patc
     'rope':   dict(pe='rope',   train_permute='none'),
     'rpt':    dict(pe='ape',    train_permute='batch'),
 }
+# one label and one colour per condition in every figure and table
 PAPER_LABELS = {'none': 'Ablated', 'ape': 'APE', 'sincos': 'SPE', 'rope': 'RoPE', 'rpt': 'RPT'}
+PAPER_NAMES = {  # condition -> every name the paper gives it (figures, tables, text): the report's glossary
+    'none': 'Ablated (no positional encoding)', 'ape': 'APE, "Intact" (learned absolute PE)',
+    'sincos': 'SPE, "Sinusoidal PEs" (fixed 2-D sin-cos)', 'rope': 'RoPE (2-D rotary)',
+    'rpt': 'RPT (APE trained with randomly permuted patch tokens)'}
+DEEP = ['#4C72B0', '#DD8452', '#55A868', '#C44E52', '#8172B3', '#937860', '#DA8BC3', '#8C8C8C', '#CCB974', '#64B5CD']
+CONDITION_COLORS = dict(ape=DEEP[0], rope=DEEP[1], sincos=DEEP[2], none=DEEP[3], rpt=DEEP[4])
+UNTRAINED_COLOR = DEEP[7]  # untrained models (Fig. 1a), whatever their condition
 
 def condition_settings(condition:str # one of `CONDITIONS`
                       ) -> dict:

@@ -11,20 +11,22 @@ import numpy as np, pandas as pd
 import torch
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import CONDITIONS, PAPER_LABELS, PRESETS, check_choice, data_dir, save_table, atomic_write
+from .core import (CONDITIONS, PAPER_LABELS, PRESETS, CONDITION_COLORS, UNTRAINED_COLOR, DEEP, check_choice, data_dir,
+                            save_table, atomic_write)
 from .data import get_dataset, eval_tensors
-from .ssdc import (layer_ssdc, DEEP, _curve, RPI_ESTIMATORS, check_estimators, check_n_perms,
+from .ssdc import (layer_ssdc, add_curve, RPI_ESTIMATORS, check_estimators, check_n_perms,
                             permutation_seeds, estimator_batch_size)
 from .training import get_trained, untrained_model, accuracy
 from .robustness import fragility_table, parse_conditions, parse_seeds, as_list, PAPER_CORRUPTIONS
 
 # %% auto #0
-__all__ = ['N_PERMS', 'PROFILE_COLUMNS', 'MODEL_KEYS', 'ESTIMATOR_DASH', 'FIGURES', 'ALPHAS', 'SCALABLE', 'SWEEP_COLUMNS',
-           'SWEEP_VALUES', 'check_n_images', 'eval_data', 'model_profile', 'model_profiles', 'ssdc_profiles',
-           'delta_ssdc', 'rpi_auc', 'rpi_measures', 'seed_summary', 'profile_summary', 'paper_reference',
-           'reference_profiles', 'plot_figure', 'model_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy',
-           'check_scalable', 'check_alphas', 'sweep_table', 'alpha_sweep', 'paper_sweep', 'sweep_summary',
-           'plot_alpha_sweep', 'rpi_summary', 'sweep_conditions', 'write_tables', 'interventions_experiment']
+__all__ = ['N_PERMS', 'PROFILE_COLUMNS', 'MODEL_KEYS', 'ESTIMATOR_DASH', 'PAPER_DASH', 'MAX_FIGURE_WIDTH', 'FIGURES', 'ALPHAS',
+           'SCALABLE', 'SWEEP_COLUMNS', 'SWEEP_VALUES', 'check_n_images', 'eval_data', 'model_profile',
+           'model_profiles', 'ssdc_profiles', 'delta_ssdc', 'rpi_auc', 'rpi_measures', 'seed_summary',
+           'profile_summary', 'paper_reference', 'reference_profiles', 'curve_label', 'curve_color', 'plot_figure',
+           'model_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy', 'check_scalable', 'check_alphas', 'sweep_table',
+           'alpha_sweep', 'paper_sweep', 'sweep_summary', 'plot_alpha_sweep', 'rpi_summary', 'sweep_conditions',
+           'write_tables', 'interventions_experiment']
 
 # %% ../nbs/06_interventions.ipynb #57d6c2e8
 def check_n_images(n_images) -> int|None:
@@ -175,23 +177,35 @@ def reference_profiles(reference:pd.DataFrame) -> pd.DataFrame:
                              ssdc=r.value, sd=r.sd.astype(float))).reset_index(drop=True)
 
 # %% ../nbs/06_interventions.ipynb #088d1f39
-ESTIMATOR_DASH = {'batch': None, 'image': 'longdash'}  # line style of each RPI estimator in every figure
+# line style of every curve: unpermuted solid, each RPI estimator its own; the paper's curves dashed and faint
+ESTIMATOR_DASH = {'none': None, 'batch': 'dot', 'image': 'dashdot'}
+PAPER_DASH = 'dash'
+MAX_FIGURE_WIDTH = 1260  # px: every figure, legend included, fits a 1,280 px browser window
 
-FIGURES = {  # name -> title, y axis, y range, curves (label, condition, trained, permuted, paper figure)
+FIGURES = {  # name -> title, y axis, y range, curves (condition, trained, permuted, paper figure)
     'fig1b': ('Fig. 1b: SSDC vs layer, untrained and trained', 'SSDC', None,
-              [('Untrained Ablated', 'none', False, 'none', 'Fig. 1a'), ('Ablated', 'none', True, 'none', 'Fig. 1b'),
-               ('Intact (APE)', 'ape', True, 'none', 'Fig. 1b')]),
+              [('none', False, 'none', 'Fig. 1a'), ('none', True, 'none', 'Fig. 1b'),
+               ('ape', True, 'none', 'Fig. 1b')]),
     'fig2a': ('Fig. 2a: SSDC under RPI, models with a PE', 'SSDC under RPI', None,
-              [('APE', 'ape', True, 'batch', 'Fig. 2a'), ('RoPE', 'rope', True, 'batch', 'Fig. 2a'),
-               ('Sinusoidal PEs', 'sincos', True, 'batch', 'Fig. 2a')]),
+              [('ape', True, 'batch', 'Fig. 2a'), ('rope', True, 'batch', 'Fig. 2a'),
+               ('sincos', True, 'batch', 'Fig. 2a')]),
     'fig2b': ('Fig. 2b: SSDC under RPI, no stable reference frame', 'SSDC under RPI', None,
-              [('Ablated', 'none', True, 'batch', 'Fig. 2b'), ('RPT', 'rpt', True, 'batch', 'Fig. 2b')]),
+              [('none', True, 'batch', 'Fig. 2b'), ('rpt', True, 'batch', 'Fig. 2b')]),
     'fig4': ('Fig. 4: SSDC vs layer, unpermuted', 'SSDC', None,
-             [('APE', 'ape', True, 'none', 'Fig. 4'), ('RoPE', 'rope', True, 'none', 'Fig. 4'),
-              ('SPE', 'sincos', True, 'none', 'Fig. 4'), ('Ablated', 'none', True, 'none', 'Fig. 4')]),
+             [('ape', True, 'none', 'Fig. 4'), ('rope', True, 'none', 'Fig. 4'), ('sincos', True, 'none', 'Fig. 4'),
+              ('none', True, 'none', 'Fig. 4')]),
     'fig5': ('Fig. 5: RPT models, under RPI and unpermuted', 'SSDC', None,
-             [('RPT under RPI', 'rpt', True, 'batch', 'Fig. 5'), ('RPT (Unpermuted)', 'rpt', True, 'none', 'Fig. 5')]),
+             [('rpt', True, 'batch', 'Fig. 5'), ('rpt', True, 'none', 'Fig. 5')]),
 }
+
+def curve_label(condition:str, trained:bool=True, permuted:str='none') -> str:
+    "Legend name of one SSDC curve: the condition's one label, 'Untrained ' before it, the RPI estimator after it."
+    label = ('' if trained else 'Untrained ') + PAPER_LABELS.get(condition, condition)
+    return label if permuted == 'none' else f'{label} ({permuted} RPI)'
+
+def curve_color(condition:str, trained:bool=True) -> str:
+    "Colour of one SSDC curve: the condition's one colour (grey for untrained models)."
+    return CONDITION_COLORS.get(condition, DEEP[7]) if trained else UNTRAINED_COLOR
 
 def _select(df, condition, trained, permuted) -> pd.DataFrame:
     "Rows of one curve: condition, trained flag and permutation, at alpha 1."
@@ -212,13 +226,17 @@ def plot_figure(profiles:pd.DataFrame, # `ssdc_profiles` rows (several seeds wel
     "One of the paper's SSDC-vs-layer figures: ours (mean ± sample SD over seeds) and the paper's, dashed."
     t, yaxis, yrange, curves = FIGURES[check_choice(name, FIGURES, 'figure')]
     refp, fig = reference_profiles(reference) if reference is not None else None, go.Figure()
-    for i, (label, cond, trained, perm, ref_fig) in enumerate(curves):
-        for e in ([None] if perm == 'none' else RPI_ESTIMATORS):
-            g = _select(profiles, cond, trained, e or perm).groupby('layer').ssdc.agg(['mean', 'std'])
-            name = label if e is None else f'{label} ({e} RPI)'
-            if len(g): _curve(fig, g.index.values, g['mean'].values, g['std'].values, name, DEEP[i], ESTIMATOR_DASH.get(e))
+    for cond, trained, perm, ref_fig in curves:
+        color = curve_color(cond, trained)
+        for e in (['none'] if perm == 'none' else RPI_ESTIMATORS):
+            g = _select(profiles, cond, trained, e).groupby('layer').ssdc.agg(['mean', 'std'])
+            if len(g):
+                add_curve(fig, g.index.values, g['mean'].values, g['std'].values, curve_label(cond, trained, e), color,
+                          ESTIMATOR_DASH[e])
         r = None if refp is None else _select(refp[refp.figure == ref_fig], cond, trained, perm).sort_values('layer')
-        if r is not None and len(r): _curve(fig, r.layer.values, r.ssdc.values, r.sd.values, f'{label} (paper)', DEEP[i], 'dash', 0.45)
+        if r is not None and len(r):
+            paper_name = curve_label(cond, trained) + (' (paper)' if perm == 'none' else ' under RPI (paper)')
+            add_curve(fig, r.layer.values, r.ssdc.values, r.sd.values, paper_name, color, PAPER_DASH, 0.45)
     fig.update_layout(title=title or t, xaxis_title=_layer_title(profiles), yaxis_title=yaxis, template='plotly_white', width=700, height=440)
     return fig.update_yaxes(range=list(yrange)) if yrange else fig
 
@@ -404,8 +422,10 @@ def plot_alpha_sweep(summary:pd.DataFrame, # `sweep_summary` rows (with the pape
         fig.update_yaxes(title_text='ΔSSDC under RPI', secondary_y=False, row=1, col=j)
         fig.update_yaxes(title_text='FS (RPI off) / clean accuracy', secondary_y=True, row=1, col=j)
     sub = 'ours: mean ± 1 sample SD over seeds; grey: clean acc < 2× chance, FS not interpretable'
-    return fig.update_layout(title=f'{title}<br><sup>{sub}</sup>', template='plotly_white', height=460,
-                             width=max(620, 520 * len(conds)))
+    # at most 1,260 px wide with the legend below the panels: all of it visible in a 1,280 px window
+    return fig.update_layout(title=f'{title}<br><sup>{sub}</sup>', template='plotly_white', height=600,
+                             width=min(MAX_FIGURE_WIDTH, max(620, 420 * len(conds))), margin=dict(b=170),
+                             legend=dict(orientation='h', yanchor='top', y=-0.2, xanchor='left', x=0))
 
 # %% ../nbs/06_interventions.ipynb #4bb544d2
 def rpi_summary(profiles:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:

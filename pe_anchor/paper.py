@@ -12,8 +12,9 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 from tqdm.auto import tqdm
-from fastcore.script import call_parse, Param
-from .core import CONDITIONS, PAPER_LABELS, PRESETS, ModelConfig, DataConfig, TrainConfig, load_json, check_choice, make_config, package_version, save_json, save_table, atomic_write
+from .core import CONDITIONS, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS
+from .core import (PRESETS, ModelConfig, DataConfig, TrainConfig, load_json, check_choice, make_config, package_version,
+                            save_json, save_table, atomic_write)
 from .data import dataset_for
 from .training import get_trained, run_dir, default_cache_root, parse_overrides
 from .robustness import (fragility_experiment, parse_conditions, parse_seeds, as_list, corruption_grid, table5, table5_long,
@@ -26,20 +27,22 @@ from .models import build_model
 
 # %% auto #0
 __all__ = ['DEFAULT_SEEDS', 'BOTH', 'CPU_ALPHAS', 'ANALYSIS', 'QUICK', 'QUICK_LOOK', 'ENGINES', 'UNITS', 'EMERGENCE_COLUMNS',
-           'PUBLISHED', 'TABLE_UNITS', 'APPROX_ZERO', 'EARLY_SHARE', 'GRADUAL_SHARE', 'CONFIDENCE', 'CLAIMS',
-           'VERDICTS', 'RPI_PART_ESTIMATORS', 'PAPER_CURVES', 'REPORT_START', 'REPORT_END', 'REPORT_TEMPLATE',
-           'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'DEVIATION_REASONS', 'check_conditions', 'check_settings', 'make_plan',
-           'run_list', 'run_names', 'unit_keys', 'read_manifest', 'file_sha256', 'unit_problem', 'unit_done',
-           'record_unit', 'drop_unit', 'write_plan', 'epoch_models', 'run_emergence', 'emergence_table', 'nbs_dir',
-           'run_notebook', 'pe_param', 'interventions_tables', 'compute_fragility', 'compute_interventions', 'run_unit',
-           'load_tables', 'claim_thresholds', 't_interval', 'welch_interval', 'verdict', 'meets', 'claim_verdict',
-           'layer_curves', 'min_unpermuted', 'max_abs_rpi', 'late_layers', 'late_rpi', 'perm_noise', 'early_layer',
-           'rpi_rise', 'early_share', 'corruption_fs', 'sweep_at', 'low_alpha', 'fs_alpha', 'sweep_alphas',
-           'claim_statistics', 'paper_sources', 'claims_table', 'check_data', 'step_costs', 'default_out_dir',
-           'progress_bar', 'advance', 'analysis_steps', 'report_notebook', 'write_report', 'plotlyjs_html',
-           'figure_html', 'save_static', 'show_figure', 'render_report', 'find_chromium', 'browser_dom',
-           'figure_report', 'check_rendered', 'emergence_summary', 'plot_emergence', 'format_sweep', 'deviations_table',
-           'format_claims', 'claims_summary', 'reproduce', 'main']
+           'PLOTLY_MIME', 'PUBLISHED', 'TABLE_UNITS', 'APPROX_ZERO', 'EARLY_SHARE', 'GRADUAL_SHARE', 'CONFIDENCE',
+           'CLAIMS', 'VERDICTS', 'RPI_PART_ESTIMATORS', 'PAPER_CURVES', 'REPORT_START', 'REPORT_END', 'REPORT_TEMPLATE',
+           'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'VIEWPORT', 'DEVIATION_REASONS', 'VERDICT_COLORS', 'check_conditions',
+           'check_settings', 'make_plan', 'run_list', 'run_names', 'unit_keys', 'read_manifest', 'file_sha256',
+           'unit_problem', 'unit_done', 'record_unit', 'drop_unit', 'write_plan', 'epoch_models', 'run_emergence',
+           'emergence_table', 'nbs_dir', 'run_notebook', 'add_static_fallback', 'pe_param', 'interventions_tables',
+           'compute_fragility', 'compute_interventions', 'run_unit', 'load_tables', 'claim_thresholds', 't_interval',
+           'welch_interval', 'verdict', 'meets', 'claim_verdict', 'layer_curves', 'min_unpermuted', 'max_abs_rpi',
+           'late_layers', 'late_rpi', 'perm_noise', 'early_layer', 'rpi_rise', 'early_share', 'corruption_fs',
+           'sweep_at', 'low_alpha', 'fs_alpha', 'sweep_alphas', 'claim_statistics', 'paper_sources', 'claims_table',
+           'check_data', 'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps',
+           'report_notebook', 'write_report', 'plotlyjs_html', 'figure_html', 'save_static', 'show_figure',
+           'render_report', 'find_chromium', 'browser_dom', 'legend_box', 'band_markers', 'figure_report',
+           'layout_problems', 'check_rendered', 'emergence_summary', 'plot_emergence', 'format_sweep',
+           'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts', 'format_rpi_summary',
+           'format_matched', 'glossary', 'reproduce', 'rerender', 'main']
 
 # %% ../nbs/07_paper.ipynb #780b885a
 DEFAULT_SEEDS = {'paper': [0, 1, 2, 3], 'cpu': [0, 1, 2], 'smoke': [0]}
@@ -209,7 +212,26 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None) -> Path:
         if type(e).__name__ == 'NoSuchKernel':
             raise RuntimeError("papermill needs the 'python3' Jupyter kernel: python -m ipykernel install --sys-prefix --name python3") from e
         raise RuntimeError(f"Notebook {src.name} failed; see the executed copy {dest}:\n{e}") from e
+    add_static_fallback(dest)
     return Path(dest)
+
+PLOTLY_MIME = 'application/vnd.plotly.v1+json'
+
+def add_static_fallback(path) -> int:
+    """Add a PNG (plotly's static export) beside every interactive plotly output of an executed notebook, in place:
+    Jupyter draws the interactive figure, GitHub and nbconvert the PNG. Returns how many figures got one."""
+    import base64, nbformat
+    nb, n = nbformat.read(str(path), as_version=4), 0
+    for cell in nb.cells:
+        for out in cell.get('outputs', []):
+            data = out.get('data', {})
+            if PLOTLY_MIME in data and 'image/png' not in data:
+                png = go.Figure(data[PLOTLY_MIME]).to_image(format='png')
+                data['image/png'] = base64.b64encode(png).decode()
+                n += 1
+    if n:
+        with atomic_write(path, 'w') as f: nbformat.write(nb, f)
+    return n
 
 def pe_param(conditions:list) -> str:
     "Conditions as the notebooks' `pe` parameter ('all' for all five: notebook 06 then sweeps APE, sin-cos and RoPE)."
@@ -266,7 +288,7 @@ TABLE_UNITS = ('emergence', 'fragility', 'interventions', 'claims')
 def load_tables(out_dir, preset:str|None=None, seeds=None, units=TABLE_UNITS) -> dict:
     "Every table of the reproduction in `out_dir` by name, after checking it is complete and current."
     out, m = Path(out_dir), read_manifest(out_dir)
-    if 'plan' not in m: raise FileNotFoundError(f"No reproduction in {out} (no manifest.json): run `pe-anchor-paper --out_dir {out}` first")
+    if 'plan' not in m: raise FileNotFoundError(f"No reproduction in {out} (no manifest.json): run `pe-anchor-paper --out-dir {out}` first")
     plan = m['plan']
     if m.get('version') != package_version():
         raise ValueError(f"{out} was made by pe_anchor {m.get('version')}, this is {package_version()}: re-run pe-anchor-paper to recompute it")
@@ -704,28 +726,61 @@ def find_chromium() -> str:
     raise FileNotFoundError("The browser test needs headless Chromium, which is not installed. On Debian/Ubuntu, as root: "
                             "apt-get install -y chromium (or run PE_ANCHOR_BROWSER=1 bash scripts/setup.sh)")
 
+VIEWPORT = (1280, 1000)  # px: the browser window the report must fit
+
 def browser_dom(html_path, budget_ms:int=10_000, timeout:int=180) -> str:
-    "The DOM of `html_path` (with `ERROR_CAPTURE` inserted) after `budget_ms` of virtual time in headless Chromium."
+    "The DOM of `html_path` (with `ERROR_CAPTURE` inserted) after `budget_ms` of virtual time in a `VIEWPORT` window."
     src, chromium = Path(html_path).read_text(), find_chromium()
     i = src.find('<head>'); page = src[:i + 6] + ERROR_CAPTURE + src[i + 6:] if i >= 0 else ERROR_CAPTURE + src
     with tempfile.TemporaryDirectory(prefix='pe_anchor-chromium-') as d:
         p = Path(d) / 'page.html'; p.write_text(page)
-        r = subprocess.run([chromium, *CHROMIUM_FLAGS, f'--user-data-dir={d}/profile', f'--virtual-time-budget={budget_ms}', '--dump-dom', p.as_uri()],
+        r = subprocess.run([chromium, *CHROMIUM_FLAGS, f'--user-data-dir={d}/profile', f'--virtual-time-budget={budget_ms}',
+                            f'--window-size={VIEWPORT[0]},{VIEWPORT[1]}', '--dump-dom', p.as_uri()],
                            capture_output=True, text=True, timeout=timeout)
     if r.returncode != 0 or '<html' not in r.stdout: raise RuntimeError(f"Chromium failed (exit {r.returncode}): {r.stderr[-2000:]}")
     return r.stdout
 
+def _number(pattern:str, text:str) -> float:
+    "The first number captured by `pattern` in `text` (NaN when absent)."
+    m = re.search(pattern, text)
+    return float(m.group(1)) if m else float('nan')
+
+def legend_box(chunk:str) -> dict:
+    "Right and bottom edge (px) of a drawn figure's legend inside its SVG (NaN without a legend)."
+    m = re.search(r'<g class="legend"[^>]*transform="translate\(([-\d.]+),\s*([-\d.]+)\)"', chunk)
+    if not m: return dict(legend_right=float('nan'), legend_bottom=float('nan'))
+    rest = chunk[m.end():]
+    return dict(legend_right=float(m.group(1)) + _number(r'<rect class="bg"[^>]*?width="([\d.]+)"', rest),
+                legend_bottom=float(m.group(2)) + _number(r'<rect class="bg"[^>]*?height="([\d.]+)"', rest))
+
+def band_markers(chunk:str) -> int:
+    "How many filled traces (±SD bands) of a drawn figure also draw point markers."
+    plot = chunk.split('<g class="infolayer"')[0]  # the traces, not the legend
+    traces = re.split(r'(?=<g class="trace )', plot)[1:]
+    return sum('class="js-fill"' in t and 'class="point"' in t for t in traces)
+
 def figure_report(dom:str) -> pd.DataFrame:
-    "One row per `pe-figure` in a dumped DOM: traces expected, SVG layers and trace groups drawn."
+    "One row per `pe-figure` in a dumped DOM: traces expected and drawn, SVG size, legend edges, bands with markers."
     rows = []
     for i, chunk in enumerate(dom.split('class="pe-figure"')[1:]):
         m = re.search(r'data-traces="(\d+)"', chunk[:200])
         rows.append(dict(figure=i, traces=int(m.group(1)) if m else -1, main_svg=chunk.count('class="main-svg"'),
-                         drawn=len(re.findall(r'<g class="trace[ "]', chunk))))
-    return pd.DataFrame(rows, columns=['figure', 'traces', 'main_svg', 'drawn'])
+                         drawn=len(re.findall(r'<g class="trace[ "]', chunk)),
+                         width=_number(r'<svg class="main-svg"[^>]*?width="([\d.]+)"', chunk),
+                         height=_number(r'<svg class="main-svg"[^>]*?height="([\d.]+)"', chunk),
+                         **legend_box(chunk), band_markers=band_markers(chunk)))
+    return pd.DataFrame(rows, columns=['figure', 'traces', 'main_svg', 'drawn', 'width', 'height', 'legend_right',
+                                       'legend_bottom', 'band_markers'])
+
+def layout_problems(figs:pd.DataFrame, viewport:tuple=VIEWPORT) -> pd.DataFrame:
+    "Figures wider than the window, with a legend outside their SVG, or with ±SD bands that draw markers."
+    wide = figs.width > viewport[0]
+    legend_out = (figs.legend_right > figs.width + 1) | (figs.legend_bottom > figs.height + 1)
+    return figs[wide | legend_out | (figs.band_markers > 0)]
 
 def check_rendered(html_path, budget_ms:int=10_000) -> pd.DataFrame:
-    "Open `html_path` in headless Chromium; raise unless every figure drew all its traces and no script error occurred."
+    """Open `html_path` in headless Chromium; raise unless every figure drew all its traces inside a `VIEWPORT` window
+    with its legend visible and no ±SD band drawing markers, and no script error occurred."""
     dom, n_src = browser_dom(html_path, budget_ms), Path(html_path).read_text().count('class="pe-figure"')
     errs = re.search(r'<pre id="pe-js-errors"[^>]*>(.*?)</pre>', dom, re.S)
     figs, problems = figure_report(dom), []
@@ -733,6 +788,10 @@ def check_rendered(html_path, budget_ms:int=10_000) -> pd.DataFrame:
     if n_src == 0 or len(figs) != n_src: problems.append(f"{len(figs)} figures in the DOM, {n_src} in the file")
     bad = figs[(figs.main_svg == 0) | (figs.drawn < figs.traces) | (figs.traces < 1)]
     if len(bad): problems.append(f"figures not fully drawn:\n{bad.to_string(index=False)}")
+    bad = layout_problems(figs)
+    if len(bad):
+        problems.append(f"figures wider than {VIEWPORT[0]} px, legends outside the figure, or bands with markers:\n"
+                        f"{bad.to_string(index=False)}")
     if problems: raise AssertionError(f"{html_path}: " + '\n'.join(problems))
     return figs
 
@@ -761,7 +820,8 @@ def plot_emergence(em:pd.DataFrame, permuted=('none', 'batch', 'image')) -> go.F
                                          error_y=dict(array=np.nan_to_num(d.ssdc_sd_sample.to_numpy(float)), thickness=1)), i, j)
     fig.update_xaxes(title_text='epoch', row=len(permuted)); fig.update_yaxes(title_text='SSDC', col=1)
     return fig.update_layout(title='Emergence during training: SSDC per layer after each epoch (0 = initialisation), mean ± sample SD over seeds',
-                             template='plotly_white', height=260 * len(permuted) + 120, width=max(700, 230 * len(conds)))
+                             template='plotly_white', height=260 * len(permuted) + 120,
+                             width=min(1260, max(700, 230 * len(conds))))
 
 # %% ../nbs/07_paper.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
@@ -858,6 +918,52 @@ def claims_summary(claims:pd.DataFrame) -> str:
             lines.append(f"* **{c}**{tag} ({CLAIMS[c]}): **{v}**. {_why(mine, v)}")
     return '\n'.join(lines)
 
+# %% ../nbs/07_paper.ipynb #f064c599
+VERDICT_COLORS = {'holds': '#d4edda', 'does not hold': '#f8d7da', 'inconclusive': '#fff3cd', 'not testable': '#e2e3e5'}
+
+def _verdict_css(v) -> str:
+    "Background of one table cell by the verdict it states ('' for other cells)."
+    key = str(v).removeprefix('premise: ')
+    return f'background-color: {VERDICT_COLORS[key]}' if key in VERDICT_COLORS else ''
+
+def style_verdicts(table:pd.DataFrame): # a formatted table with verdict columns (`format_claims`)
+    "`table` as a pandas Styler whose verdict cells are coloured: holds green, does not hold red, inconclusive amber."
+    cols = [c for c in table.columns if 'verdict' in c]
+    return table.style.map(_verdict_css, subset=cols)
+
+def format_rpi_summary(summary:pd.DataFrame, digits:int=3) -> pd.DataFrame:
+    "`rpi_summary` as printed: trained models, ours as mean ± sample SD over seeds beside the paper's values."
+    s = summary[summary.trained.astype(bool)].copy()
+    cell = lambda r, m: _ms(r[f'{m}_mean'], r.get(f'{m}_sd_sample'), r.n_seeds, digits)
+    paper = lambda r, c: '' if pd.isna(r.get(c, np.nan)) else f"{r[c]:.{digits}f}"
+    rows = [{'model': PAPER_LABELS.get(r.condition, r.condition), 'RPI estimator': r.permuted, 'seeds': r.n_seeds,
+             'SSDC layer 0 (RPI)': cell(r, 'ssdc_l0_rpi'), 'SSDC layer 1 (RPI)': cell(r, 'ssdc_l1_rpi'),
+             'ΔSSDC ours': cell(r, 'delta_ssdc'), 'ΔSSDC paper (Fig. 2)': paper(r, 'paper_delta_ssdc_fig'),
+             'ΔSSDC paper (Table 3/4, α = 1)': paper(r, 'paper_delta_ssdc_table'),
+             'RPI area ours': cell(r, 'rpi_auc'), 'RPI area paper (Fig. 2)': paper(r, 'paper_rpi_auc_fig')}
+            for _, r in s.iterrows()]
+    return pd.DataFrame(rows).set_index(['model', 'RPI estimator'])
+
+def format_matched(table:pd.DataFrame, digits:int=3) -> pd.DataFrame:
+    "`matched_table` as printed: per model and corruption, epoch, clean accuracy and FS (mean ± population SD) at the "
+    "final and at the accuracy-matched checkpoint."
+    rows = []
+    for _, r in table.iterrows():
+        row = {'model': PAPER_LABELS.get(r.condition, r.condition), 'corruption': r.corruption}
+        for ck, name in [('final', 'final'), ('acc-matched', 'acc-matched')]:
+            if pd.isna(r.get(f'epoch_mean_{ck}', np.nan)): continue
+            row[f'epoch ({name})'] = f"{r[f'epoch_mean_{ck}']:.1f}"
+            row[f'clean acc ({name})'] = f"{r[f'acc_clean_mean_{ck}']:.{digits}f}"
+            row[f'FS ({name})'] = _ms(r[f'fs_mean_{ck}'], r[f'fs_sd_pop_{ck}'], 2, digits)
+        rows.append(row)
+    return pd.DataFrame(rows).fillna('').set_index(['model', 'corruption'])
+
+def glossary() -> pd.DataFrame:
+    "The report's glossary: every condition's one label and colour here, and the names the paper gives it."
+    return pd.DataFrame([dict(key=c, label=PAPER_LABELS[c], colour=CONDITION_COLORS[c], paper_names=PAPER_NAMES[c])
+                         for c in CONDITIONS]).set_index('key')
+
+
 # %% ../nbs/07_paper.ipynb #7ee11029
 def reproduce(preset:str='cpu', # one of `PRESETS`
               seeds=None, # training seeds: a count or a list (default `DEFAULT_SEEDS[preset]`)
@@ -900,23 +1006,37 @@ def reproduce(preset:str='cpu', # one of `PRESETS`
                        (f"; report {out / 'report.html'}" if report else ''))
     return dict(out_dir=out, plan=plan, steps=log, seconds=time.time() - t0, report=out / 'report.html' if report else None)
 
+# %% ../nbs/07_paper.ipynb #ec9f0963
+def rerender(out_dir, # a finished reproduction (its manifest and analysis tables)
+             report:bool=True, # also execute and render the report
+             progress:bool=True,
+            ) -> dict:
+    """Redo the claims (and the report) of a finished reproduction from its tables alone: no run cache, no training.
+    For a change to the claims or the report code; a changed analysis needs `reproduce`."""
+    out = Path(out_dir).resolve()
+    plan = read_manifest(out).get('plan')
+    if plan is None:
+        raise FileNotFoundError(f"No reproduction in {out} (no manifest.json): run `pe-anchor-paper` first")
+    keys, t0, log = unit_keys(plan), time.time(), []
+    stale = [u for u in ('emergence', 'fragility', 'interventions') if unit_problem(out, u, keys[u])]
+    if stale:
+        why = unit_problem(out, stale[0], keys[stale[0]])
+        raise ValueError(f"{out}: analyses {stale} are missing or stale ({why}); "
+                         f"run `pe-anchor-paper --out-dir {out}` to recompute them")
+    write_plan(out, plan)
+    for unit, compute in analysis_steps(plan, out, default_cache_root(), None, {}, report):
+        if unit not in ('claims', 'report'): continue
+        st = time.time(); run_unit(out, unit, keys[unit], compute)
+        log.append(dict(step=unit, status='ran', seconds=time.time() - st))
+    if progress: print(f"claims{' and report' if report else ''} redone in {time.time() - t0:.1f} s: {out}")
+    return dict(out_dir=out, plan=plan, steps=pd.DataFrame(log), seconds=time.time() - t0,
+                report=out / 'report.html' if report else None)
+
+
 # %% ../nbs/07_paper.ipynb #1131d57f
-@call_parse
-def main(preset:str='cpu', # preset: paper, cpu, smoke
-         seeds:Param("training seeds (default: 4 at paper, 3 at cpu, 1 at smoke)", str, nargs='*')=None,
-         conditions:str='all', # 'all' or a comma list of none, ape, sincos, rope, rpt
-         out_dir:str=None, # output folder (default outputs/<preset>)
-         cache_root:str=None, # run cache (default data/runs or $PE_ANCHOR_CACHE)
-         device:str=None, # training device (default: cuda if available)
-         engine:str='papermill', # papermill (executes notebooks 05 and 06) or direct (in-process)
-         analysis:Param("analysis settings key=value, e.g. n_images=500 alphas=[1.0,0.5]", str, nargs='*')=None,
-         no_report:bool=False, # skip the report
-         quick:bool=False, # one seed and 4 α values (1, 0.5, 0.1, 0): a first look, not the reproduction
-         quiet:bool=False, # no progress bars
-        ):
-    "Reproduce the paper at one preset: train or load every run, run every analysis, write the claims and the report."
-    settings = parse_overrides(analysis) or {}
-    if quick: seeds, settings = seeds or [0], dict(QUICK_LOOK, **settings)
-    res = reproduce(preset, seeds or None, conditions, out_dir, cache_root, device, engine, settings or None,
-                    report=not no_report, progress=not quiet)
-    print(json.dumps(dict(out_dir=str(res['out_dir']), report=str(res['report']) if res['report'] else None, seconds=round(res['seconds'], 1))))
+def main(argv:list|None=None):
+    "`python -m pe_anchor.paper`: the `pe-anchor-paper` command (its parser is in `pe_anchor.cli`)."
+    from pe_anchor.cli import paper_main
+    return paper_main(argv)
+
+if __name__ == '__main__' and __package__: main()  # `python -m pe_anchor.paper`, not a notebook kernel

@@ -16,21 +16,21 @@ from torchvision.transforms import v2
 from torchvision.transforms.v2 import functional as TF
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import CONDITIONS, PAPER_LABELS, PRESETS, check_choice, atomic_write, save_table, parse_int
+from .core import CONDITIONS, PAPER_LABELS, CONDITION_COLORS, PRESETS, check_choice, atomic_write, save_table, parse_int
 from .data import get_dataset, dataset_for, eval_tensors
 from .training import accuracy, get_trained, untrained_model, default_cache_root, default_device
 
 # %% auto #0
 __all__ = ['JPEG_PATHS', 'BORDERS', 'IMAGENET_C_JPEG', 'IMAGENET_C_BLUR', 'CORRUPTIONS', 'PAPER_CORRUPTIONS', 'CACHE_VERSION',
-           'SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'TABLE5_ORDER', 'FIG3_ORDER', 'PAPER_TABLE5', 'PALETTE',
-           'check_quality', 'check_uint8', 'default_workers', 'jpeg', 'jpeg_parity', 'check_blur', 'gaussian_kernel1d',
-           'gaussian_blur', 'imagenet_c_kernel', 'Corruption', 'get_corruption', 'corruption_params', 'severity_label',
-           'setting', 'images_fingerprint', 'corrupted_key', 'corrupted_images', 'fragility_score',
-           'summarize_fragility', 'paper_table5', 'unshifted_rows', 'paper_rows', 'table5_long', 'table5',
-           'format_table5', 'plot_fig3', 'graded_rows', 'severity_curves', 'plot_severity', 'as_list',
-           'corruption_grid', 'model_entries', 'eval_data', 'evaluate_entry', 'corrupted_sets',
-           'default_corruption_cache', 'fragility_table', 'matched_epochs', 'matched_fragility', 'matched_table',
-           'plot_matched', 'parse_conditions', 'parse_seeds', 'fragility_experiment', 'write_results']
+           'SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'TABLE5_ORDER', 'FIG3_ORDER', 'PAPER_TABLE5',
+           'CORRUPTION_TITLES', 'check_quality', 'check_uint8', 'default_workers', 'jpeg', 'jpeg_parity', 'check_blur',
+           'gaussian_kernel1d', 'gaussian_blur', 'imagenet_c_kernel', 'Corruption', 'get_corruption',
+           'corruption_params', 'severity_label', 'setting', 'images_fingerprint', 'corrupted_key', 'corrupted_images',
+           'fragility_score', 'summarize_fragility', 'paper_table5', 'unshifted_rows', 'paper_rows', 'table5_long',
+           'table5', 'format_table5', 'corruption_title', 'plot_fig3', 'graded_rows', 'severity_curves',
+           'plot_severity', 'as_list', 'corruption_grid', 'model_entries', 'eval_data', 'evaluate_entry',
+           'corrupted_sets', 'default_corruption_cache', 'fragility_table', 'matched_epochs', 'matched_fragility',
+           'matched_table', 'plot_matched', 'parse_conditions', 'parse_seeds', 'fragility_experiment', 'write_results']
 
 # %% ../nbs/05_fragility.ipynb #236dcac1
 JPEG_PATHS = ('tensor', 'pil')
@@ -351,9 +351,14 @@ def format_table5(t:pd.DataFrame, digits:int=4) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient='index').rename_axis('model')
 
 # %% ../nbs/05_fragility.ipynb #7017ccf0
-PALETTE = dict(zip(('ape', 'rope', 'sincos', 'none', 'rpt'), ('#4C72B0', '#DD8452', '#55A868', '#C44E52', '#8172B3')))
-
 def _label(c) -> str: return PAPER_LABELS.get(c, c)
+
+CORRUPTION_TITLES = {'jpeg': 'JPEG, quality 5 (the paper)', 'blur': 'Gaussian blur, kernel 5, σ = 2.5 (the paper)',
+                     'jpeg-c': 'ImageNet-C JPEG, quality 25/18/15/10/7', 'blur-c': 'ImageNet-C Gaussian blur, σ 1/2/3/4/6'}
+
+def corruption_title(name:str) -> str:
+    "A reader's title for a corruption in figures (its registry note where there is none)."
+    return CORRUPTION_TITLES.get(name) or get_corruption(name).note
 
 def plot_fig3(df:pd.DataFrame, reference:pd.DataFrame|None=None, title:str='Fig. 3: Fragility Scores') -> go.Figure:
     "Fig. 3: blur and JPEG FS per condition, ours (mean ± sample SD) beside the paper's Table 5."
@@ -389,13 +394,13 @@ def severity_curves(df:pd.DataFrame) -> pd.DataFrame:
 def plot_severity(df:pd.DataFrame) -> go.Figure:
     "Accuracy (top) and FS (bottom) against severity, one column per graded corruption, one line per condition."
     sc = severity_curves(df); corrs = list(dict.fromkeys(sc.corruption))
-    fig = make_subplots(2, len(corrs), shared_xaxes=True, subplot_titles=[f"{c}: {get_corruption(c).note.split(': ', 1)[-1]}" for c in corrs])
+    fig = make_subplots(2, len(corrs), shared_xaxes=True, subplot_titles=[corruption_title(c) for c in corrs])
     for j, corr in enumerate(corrs, 1):
         for c in [c for c in FIG3_ORDER if c in set(sc.condition)] + sorted(set(sc.condition) - set(FIG3_ORDER)):
             d = sc[(sc.corruption == corr) & (sc.condition == c)]
             for i, m in enumerate(('acc', 'fs'), 1):
                 fig.add_trace(go.Scatter(x=d.severity, y=d[f'{m}_mean'], error_y=dict(array=np.nan_to_num(d[f'{m}_sd_sample'].to_numpy(float))),
-                                         mode='lines+markers', line=dict(color=PALETTE.get(c)), name=_label(c), legendgroup=c,
+                                         mode='lines+markers', line=dict(color=CONDITION_COLORS.get(c)), name=_label(c), legendgroup=c,
                                          showlegend=(i, j) == (1, 1)), i, j)
         fig.update_xaxes(title_text='severity (0 = clean)', tickvals=list(range(6)), row=2, col=j)
     fig.update_yaxes(title_text='top-1 accuracy', row=1, col=1); fig.update_yaxes(title_text='Fragility Score', row=2, col=1)
@@ -543,7 +548,7 @@ def matched_table(df:pd.DataFrame) -> pd.DataFrame:
 def plot_matched(df:pd.DataFrame) -> go.Figure:
     "FS per condition at the final checkpoint and at the accuracy-matched epoch, for the paper's two corruptions."
     t = matched_table(df); corrs = [c for c in PAPER_CORRUPTIONS if c in set(t.corruption)]
-    fig = make_subplots(1, len(corrs), subplot_titles=[get_corruption(c).note.split(': ', 1)[-1] for c in corrs])
+    fig = make_subplots(1, len(corrs), subplot_titles=[corruption_title(c) for c in corrs])
     for j, corr in enumerate(corrs, 1):
         d = t[t.corruption == corr]
         for ck, style in [('final', dict(color='black', size=9)), ('acc-matched', dict(color='#DD8452', size=10, symbol='circle-open'))]:

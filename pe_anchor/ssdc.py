@@ -11,18 +11,18 @@ import torch, torch.nn.functional as F
 import plotly.graph_objects as go
 from scipy.stats import spearmanr
 from fastcore.basics import patch
-from .core import check_choice, make_generator, PAPER_LABELS
+from .core import check_choice, make_generator, PAPER_LABELS, CONDITION_COLORS, DEEP
 from .models import draw_permutation
 from .data import eval_tensors, normalize, spread_indices
 
 # %% auto #0
 __all__ = ['DISTANCES', 'MODES', 'PERMUTE_MODES', 'TIE_TOL', 'PARALLEL_TOL', 'SSDC_COLUMNS', 'IMAGE_COLUMNS', 'RPI_ESTIMATORS',
-           'PAPER_RPI_BATCH', 'DEEP', 'token_grid', 'grid_distances', 'pair_index', 'tie_tol', 'sort_rows',
-           'sorted_ranks', 'average_ranks', 'distance_ranks', 'snap_parallel', 'tie_runs', 'spearman_to',
-           'cosine_matrices', 'cosine_sum', 'pair_values', 'ssdc', 'scipy_ssdc', 'SSDCAccumulator', 'image_stats',
-           'eval_images', 'stream_tokens', 'layer_ssdc', 'check_estimators', 'check_n_perms', 'permutation_seeds',
-           'estimator_batch_size', 'ssdc_summary', 'condition_label', 'reference_curves', 'plot_ssdc_layers',
-           'similarity_table', 'plot_similarity']
+           'PAPER_RPI_BATCH', 'token_grid', 'grid_distances', 'pair_index', 'tie_tol', 'sort_rows', 'sorted_ranks',
+           'average_ranks', 'distance_ranks', 'snap_parallel', 'tie_runs', 'spearman_to', 'cosine_matrices',
+           'cosine_sum', 'pair_values', 'ssdc', 'scipy_ssdc', 'SSDCAccumulator', 'image_stats', 'eval_images',
+           'stream_tokens', 'layer_ssdc', 'check_estimators', 'check_n_perms', 'permutation_seeds',
+           'estimator_batch_size', 'add_curve', 'ssdc_summary', 'condition_label', 'reference_curves',
+           'plot_ssdc_layers', 'similarity_table', 'plot_similarity']
 
 # %% ../nbs/03_ssdc.ipynb #0ab4c157
 DISTANCES = ('manhattan', 'euclidean')
@@ -370,20 +370,23 @@ def estimator_batch_size(estimator:str, # one of `RPI_ESTIMATORS`
     return PAPER_RPI_BATCH if check_choice(estimator, RPI_ESTIMATORS, 'RPI estimator') == 'batch' else batch_size
 
 # %% ../nbs/03_ssdc.ipynb #30f9824e
-DEEP = ['#4C72B0', '#DD8452', '#55A868', '#C44E52', '#8172B3', '#937860', '#DA8BC3', '#8C8C8C', '#CCB974', '#64B5CD']
-
 def _rgba(hex_color:str, alpha:float) -> str:
     "An `rgba(...)` string of a hex colour with opacity `alpha`."
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
     return f'rgba({r},{g},{b},{alpha})'
 
-def _curve(fig, layer, mean, sd, name, color, dash=None, opacity=1.0, band=0.2):
-    "Add a mean line and, where `sd` is known, a shaded ±1 SD band."
+def add_curve(fig:go.Figure, # the figure to draw on
+              layer, mean, sd, # x values, the mean line and its ±SD (NaN: no band there)
+              name:str, color:str, # legend name and colour (hex)
+              dash:str|None=None, opacity:float=1.0, band:float=0.2, # line style; opacity of the band fill
+             ):
+    "Add a mean line with markers and, where `sd` is known, a shaded ±1 SD band (a fill only: no line, no markers)."
     ok = ~np.isnan(np.asarray(sd, dtype=float))
     if ok.any():
         x, lo, hi = np.asarray(layer)[ok], (mean - sd)[ok], (mean + sd)[ok]
-        fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[hi, lo[::-1]], fill='toself', fillcolor=_rgba(color, band * opacity),
-                                 line=dict(width=0), hoverinfo='skip', showlegend=False, legendgroup=name))
+        fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[hi, lo[::-1]], mode='lines', fill='toself',
+                                 fillcolor=_rgba(color, band * opacity), line=dict(width=0), hoverinfo='skip',
+                                 showlegend=False, legendgroup=name, name=f'{name} ±1 SD'))
     fig.add_trace(go.Scatter(x=layer, y=mean, name=name, mode='lines+markers', opacity=opacity, legendgroup=name,
                              line=dict(color=color, width=2.2, dash=dash), marker=dict(size=5)))
 
@@ -413,11 +416,11 @@ def plot_ssdc_layers(df:pd.DataFrame, # tidy `layer_ssdc` rows (several seeds an
     "SSDC vs layer: mean ± SD over seeds per group, the paper's curves (optional) faint and dashed."
     fig, colors = go.Figure(), {}
     for i, (key, g) in enumerate(ssdc_summary(df, by).groupby(by, sort=False)):
-        colors[key] = DEEP[i % len(DEEP)]
-        _curve(fig, g.layer.values, g['mean'].values, g.sd.values, condition_label(key), colors[key])
+        colors[key] = CONDITION_COLORS.get(key, DEEP[i % len(DEEP)])
+        add_curve(fig, g.layer.values, g['mean'].values, g.sd.values, condition_label(key), colors[key])
     for j, ((cond, perm), g) in enumerate(({} if reference is None else reference_curves(reference)).items()):
         name = f"{condition_label(cond)}{'' if perm == 'none' else ', RPI'} (paper)"
-        _curve(fig, g.layer.values, g.value.values, g.sd.values.astype(float), name, colors.get(cond, DEEP[(len(colors) + j) % len(DEEP)]), 'dash', 0.45)
+        add_curve(fig, g.layer.values, g.value.values, g.sd.values.astype(float), name, colors.get(cond, DEEP[(len(colors) + j) % len(DEEP)]), 'dash', 0.45)
     fig.update_layout(title=title, xaxis_title='Layer', yaxis_title=yaxis, template='plotly_white', width=640, height=420)
     if yrange: fig.update_yaxes(range=list(yrange))
     return fig

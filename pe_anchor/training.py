@@ -11,7 +11,6 @@ import numpy as np, pandas as pd
 import torch, torch.nn as nn, torch.nn.functional as F
 import torch.distributed as dist
 from tqdm.auto import tqdm
-from fastcore.script import call_parse, Param
 from .core import (ExperimentConfig, make_config, config_hash, check_choice, save_json, save_table, make_generator,
                             package_version, field_error, parse_int, parse_number, parse_choice, TRAIN_PERMUTES)
 from .data import dataset_for, iterate_batches, eval_tensors, normalize, DATASETS
@@ -294,18 +293,9 @@ def parse_overrides(items) -> dict:
         except (ValueError, SyntaxError): out[k] = v
     return out
 
-@call_parse
-def main(condition:str='ape', # condition: none, ape, sincos, rope, rpt
-         preset:str='cpu', # preset: paper, cpu, smoke
-         seed:str='0', # training seed (an integer ≥ 0)
-         cache_root:str=None, # run cache folder (default data/runs or $PE_ANCHOR_CACHE)
-         set:Param("config overrides field=value", str, nargs='*')=None,
-         quiet:bool=False, # no progress bar
-        ):
-    "Train one run (or load it if finished) and print its summary; bad arguments exit with status 2 and a one-line error."
-    try:
-        ov = parse_overrides(set); seed = ov.pop('seed', seed)
-        run = get_trained(condition, preset, seed, cache_root, progress=not quiet, **ov)
-    except (ValueError, PermissionError) as e:
-        print(f"error: {e}", file=sys.stderr); sys.exit(2)
-    if dist_info()[0] == 0: print(json.dumps(dict(run=str(run.dir), test_acc=run.test_acc, trained=run.trained)))
+def main(argv:list|None=None):
+    "`python -m pe_anchor.training`: the `pe-anchor-train` command (its parser is in `pe_anchor.cli`)."
+    from pe_anchor.cli import train_main
+    return train_main(argv)
+
+if __name__ == '__main__' and __package__: main()  # `python -m pe_anchor.training`, not a notebook kernel

@@ -10,7 +10,8 @@ bash scripts/setup.sh
 PRESET=${PRESET:-cpu}; SEEDS=${SEEDS:-"0 1 2"}; OUT=${OUT:-outputs/$PRESET}
 mkdir -p "$OUT"
 if python -c "import pe_anchor.paper" 2>/dev/null; then
-  exec pe-anchor-paper --preset "$PRESET" --seeds $SEEDS --out_dir "$OUT"
+  # a comma list ("0,1,2,"): these seeds (a single integer would be a count, as -p seeds N in the notebooks)
+  exec pe-anchor-paper --preset "$PRESET" --seeds "$(echo $SEEDS | tr ' ' ',')," --out-dir "$OUT"
 fi
 for c in none ape sincos rope rpt; do for s in $SEEDS; do
   python -m pe_anchor.training --condition "$c" --preset "$PRESET" --seed "$s"
