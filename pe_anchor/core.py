@@ -19,8 +19,8 @@ __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CON
            'TrainConfig', 'ExperimentConfig', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
            'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'validate_config', 'config_fields', 'make_config',
            'config_to_dict', 'config_from_dict', 'package_version', 'config_hash', 'seed_everything', 'make_generator',
-           'data_dir', 'fsync_dir', 'atomic_write', 'remove_stale_temps', 'save_json', 'load_json', 'save_table',
-           'check_params']
+           'data_dir', 'reference_csv', 'fsync_dir', 'atomic_write', 'remove_stale_temps', 'save_json', 'load_json',
+           'save_table', 'check_params']
 
 # %% ../nbs/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -295,6 +295,11 @@ def data_dir() -> Path:
     if os.environ.get('PE_ANCHOR_DATA'): return Path(os.environ['PE_ANCHOR_DATA'])
     here = Path(__file__).resolve().parent.parent / 'data'
     return here if here.is_dir() else Path.cwd() / 'data'
+
+def reference_csv() -> Path:
+    "The paper's reported numbers: `data/paper_reference.csv` beside the package (a source checkout), else in `data_dir()`."
+    here = Path(__file__).resolve().parent.parent / 'data' / 'paper_reference.csv'
+    return here if here.exists() else data_dir() / 'paper_reference.csv'
 
 # %% ../nbs/00_core.ipynb #95994a9c
 def fsync_dir(folder):

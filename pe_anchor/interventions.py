@@ -11,7 +11,7 @@ import numpy as np, pandas as pd
 import torch
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import (CONDITIONS, PAPER_LABELS, PRESETS, CONDITION_COLORS, UNTRAINED_COLOR, DEEP, check_choice, data_dir,
+from .core import (CONDITIONS, PAPER_LABELS, PRESETS, CONDITION_COLORS, UNTRAINED_COLOR, DEEP, check_choice, reference_csv,
                             save_table, atomic_write)
 from .data import get_dataset, eval_tensors
 from .ssdc import (layer_ssdc, add_curve, RPI_ESTIMATORS, check_estimators, check_n_perms,
@@ -165,7 +165,7 @@ def profile_summary(df:pd.DataFrame) -> pd.DataFrame:
 # %% ../nbs/06_interventions.ipynb #9bb4dc0c
 def paper_reference(path=None) -> pd.DataFrame|None:
     "The paper's reference table (`data/paper_reference.csv` by default), or None when it is absent."
-    path = Path(path) if path else data_dir() / 'paper_reference.csv'
+    path = Path(path) if path else reference_csv()
     return pd.read_csv(path) if path.exists() else None
 
 def reference_profiles(reference:pd.DataFrame) -> pd.DataFrame:

@@ -16,21 +16,22 @@ from torchvision.transforms import v2
 from torchvision.transforms.v2 import functional as TF
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import CONDITIONS, PAPER_LABELS, CONDITION_COLORS, PRESETS, check_choice, atomic_write, save_table, parse_int
+from .core import (CONDITIONS, PAPER_LABELS, CONDITION_COLORS, PRESETS, check_choice, atomic_write, save_table,
+                            parse_int, reference_csv)
 from .data import get_dataset, dataset_for, eval_tensors
 from .training import accuracy, get_trained, untrained_model, default_cache_root, default_device
 
 # %% auto #0
 __all__ = ['JPEG_PATHS', 'BORDERS', 'IMAGENET_C_JPEG', 'IMAGENET_C_BLUR', 'CORRUPTIONS', 'PAPER_CORRUPTIONS', 'CACHE_VERSION',
-           'SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'TABLE5_ORDER', 'FIG3_ORDER', 'PAPER_TABLE5',
-           'CORRUPTION_TITLES', 'check_quality', 'check_uint8', 'default_workers', 'jpeg', 'jpeg_parity', 'check_blur',
-           'gaussian_kernel1d', 'gaussian_blur', 'imagenet_c_kernel', 'Corruption', 'get_corruption',
-           'corruption_params', 'severity_label', 'setting', 'images_fingerprint', 'corrupted_key', 'corrupted_images',
-           'fragility_score', 'summarize_fragility', 'paper_table5', 'unshifted_rows', 'paper_rows', 'table5_long',
-           'table5', 'format_table5', 'corruption_title', 'plot_fig3', 'graded_rows', 'severity_curves',
-           'plot_severity', 'as_list', 'corruption_grid', 'model_entries', 'eval_data', 'evaluate_entry',
-           'corrupted_sets', 'default_corruption_cache', 'fragility_table', 'matched_epochs', 'matched_fragility',
-           'matched_table', 'plot_matched', 'parse_conditions', 'parse_seeds', 'fragility_experiment', 'write_results']
+           'SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'TABLE5_ORDER', 'FIG3_ORDER', 'CORRUPTION_TITLES',
+           'check_quality', 'check_uint8', 'default_workers', 'jpeg', 'jpeg_parity', 'check_blur', 'gaussian_kernel1d',
+           'gaussian_blur', 'imagenet_c_kernel', 'Corruption', 'get_corruption', 'corruption_params', 'severity_label',
+           'setting', 'images_fingerprint', 'corrupted_key', 'corrupted_images', 'fragility_score',
+           'summarize_fragility', 'paper_table5', 'unshifted_rows', 'paper_rows', 'table5_long', 'table5',
+           'format_table5', 'corruption_title', 'plot_fig3', 'graded_rows', 'severity_curves', 'plot_severity',
+           'as_list', 'corruption_grid', 'model_entries', 'fragility_inputs', 'evaluate_entry', 'corrupted_sets',
+           'default_corruption_cache', 'fragility_table', 'matched_epochs', 'matched_fragility', 'matched_table',
+           'plot_matched', 'parse_conditions', 'parse_seeds', 'fragility_experiment', 'write_results']
 
 # %% ../nbs/05_fragility.ipynb #236dcac1
 JPEG_PATHS = ('tensor', 'pil')
@@ -285,11 +286,6 @@ def summarize_fragility(df:pd.DataFrame, by=None) -> pd.DataFrame:
 TABLE5_METRICS = ('acc_clean', 'fs_jpeg', 'fs_blur')
 TABLE5_ORDER = ('ape', 'sincos', 'rope', 'none', 'rpt')  # rows of Table 5
 FIG3_ORDER = ('ape', 'rope', 'sincos', 'none', 'rpt')    # x-axis of Fig. 3
-_T5 = {'ape': (0.6406, 0.0018, 0.4347, 0.0132, 0.1842, 0.0141), 'sincos': (0.6568, 0.0069, 0.4351, 0.0086, 0.2082, 0.0054),
-       'rope': (0.6901, 0.0042, 0.2988, 0.0065, 0.1474, 0.0131), 'none': (0.5682, 0.0056, 0.6458, 0.0119, 0.2984, 0.0085),
-       'rpt': (0.5595, 0.0054, 0.6297, 0.0038, 0.2427, 0.0123)}
-PAPER_TABLE5 = pd.DataFrame([dict(condition=c, metric=m, mean=v[2*i], sd=v[2*i+1], n_seeds=4)
-                             for c, v in _T5.items() for i, m in enumerate(TABLE5_METRICS)])
 
 def _condition_key(c) -> str:
     "Our condition key for a key or a paper label ('APE' -> 'ape', 'Ablated' -> 'none')."
@@ -297,8 +293,12 @@ def _condition_key(c) -> str:
     return c if c in CONDITIONS else labels.get(str(c).lower(), c)
 
 def paper_table5(reference:pd.DataFrame|None=None) -> pd.DataFrame:
-    "The paper's Table 5, tidy (condition, metric, mean, sd): embedded, or read from a `reference` table."
-    if reference is None: return PAPER_TABLE5.copy()
+    "The paper's Table 5, tidy (condition, metric, mean, sd), from a `reference` table (default: the project's CSV)."
+    if reference is None:
+        path = reference_csv()
+        if not path.exists(): raise FileNotFoundError(f"The paper's reference table {path} is missing: it ships with "
+                                                      "the source checkout (data/paper_reference.csv)")
+        reference = pd.read_csv(path)
     r = reference.rename(columns={'value': 'mean'})
     missing = {'condition', 'metric', 'mean', 'sd'} - set(r.columns)
     if missing: raise ValueError(f"Reference table lacks column(s) {sorted(missing)}; needs condition, metric, mean (or value), sd")
@@ -450,7 +450,7 @@ def model_entries(models) -> list:
     if isinstance(models, (list, tuple)): return [e for m in models for e in model_entries(m)]
     return [_entry(models)]
 
-def eval_data(dataset, entries:list, limit:int|None=None) -> tuple:
+def fragility_inputs(dataset, entries:list, limit:int|None=None) -> tuple:
     "(images, labels, mean, std) to evaluate on: given, an `ImageSet`, or the test split of the runs' config."
     if isinstance(dataset, (tuple, list)): return tuple(dataset)
     if dataset is None:
@@ -502,7 +502,7 @@ def fragility_table(models, # Run(s), model(s), or {(condition, seed): model}
     "Tidy table of clean accuracy, corrupted accuracy and Fragility Score per model, corruption, severity, permutation and alpha."
     grid, entries = corruption_grid(corruptions, severities), model_entries(models)
     perms = [None if p in (None, 'none') else check_choice(p, ('none', 'batch', 'image'), 'permutation') for p in as_list(permute) or [None]]
-    x, y, mean, std = eval_data(dataset, entries, limit)
+    x, y, mean, std = fragility_inputs(dataset, entries, limit)
     cache = None if cache_dir is False else Path(cache_dir) if cache_dir else default_corruption_cache()
     shifted = corrupted_sets(x, grid, cache, workers=workers, device=device or default_device(), jpeg_path=jpeg_path)
     bs = batch_size or next((e['config'].train.eval_batch_size for e in entries if e['config']), 500)
