@@ -28,7 +28,7 @@ from .models import build_model
 # %% auto #0
 __all__ = ['DEFAULT_SEEDS', 'BOTH', 'CPU_ALPHAS', 'ANALYSIS', 'QUICK', 'QUICK_LOOK', 'ENGINES', 'UNITS', 'EMERGENCE_COLUMNS',
            'PLOTLY_MIME', 'PUBLISHED', 'TABLE_UNITS', 'APPROX_ZERO', 'EARLY_SHARE', 'GRADUAL_SHARE', 'CONFIDENCE',
-           'CLAIMS', 'VERDICTS', 'RPI_PART_ESTIMATORS', 'PAPER_CURVES', 'REPORT_START', 'REPORT_END', 'REPORT_TEMPLATE',
+           'CLAIMS', 'VERDICTS', 'RPI_PART_ESTIMATORS', 'PAPER_CURVES', 'REPORT_NOTEBOOK', 'REPORT_TEMPLATE',
            'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'VIEWPORT', 'DEVIATION_REASONS', 'VERDICT_COLORS', 'check_conditions',
            'check_settings', 'make_plan', 'run_list', 'run_names', 'unit_keys', 'read_manifest', 'file_sha256',
            'unit_problem', 'unit_done', 'record_unit', 'drop_unit', 'write_plan', 'epoch_models', 'run_emergence',
@@ -37,12 +37,11 @@ __all__ = ['DEFAULT_SEEDS', 'BOTH', 'CPU_ALPHAS', 'ANALYSIS', 'QUICK', 'QUICK_LO
            'welch_interval', 'verdict', 'meets', 'claim_verdict', 'layer_curves', 'min_unpermuted', 'max_abs_rpi',
            'late_layers', 'late_rpi', 'perm_noise', 'early_layer', 'rpi_rise', 'early_share', 'corruption_fs',
            'sweep_at', 'low_alpha', 'fs_alpha', 'sweep_alphas', 'claim_statistics', 'paper_sources', 'claims_table',
-           'check_data', 'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps',
-           'report_notebook', 'write_report', 'plotlyjs_html', 'figure_html', 'save_static', 'show_figure',
-           'render_report', 'find_chromium', 'browser_dom', 'legend_box', 'band_markers', 'figure_report',
-           'layout_problems', 'check_rendered', 'emergence_summary', 'plot_emergence', 'format_sweep',
-           'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts', 'format_rpi_summary',
-           'format_matched', 'glossary', 'reproduce', 'rerender', 'main']
+           'check_data', 'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps', 'write_report',
+           'plotlyjs_html', 'figure_html', 'save_static', 'show_figure', 'render_report', 'find_chromium',
+           'browser_dom', 'legend_box', 'band_markers', 'figure_report', 'layout_problems', 'check_rendered',
+           'emergence_summary', 'plot_emergence', 'format_sweep', 'deviations_table', 'format_claims', 'claims_summary',
+           'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary', 'reproduce', 'rerender', 'main']
 
 # %% ../nbs/07_paper.ipynb #780b885a
 DEFAULT_SEEDS = {'paper': [0, 1, 2, 3], 'cpu': [0, 1, 2], 'smoke': [0]}
@@ -637,28 +636,15 @@ def analysis_steps(plan, out, cache_root, device, runs:dict, report:bool) -> lis
     if report: unit_fn['report'] = lambda d: write_report(out, d, plan, cache_root)
     return list(unit_fn.items())
 
-# %% ../nbs/07_paper.ipynb #f855ae0e
-REPORT_START, REPORT_END = '## The report', '## Checks of the reproduction'
-
-def report_notebook(src, dest) -> Path:
-    "Write the report section of notebook `src` (after the `REPORT_START` cell, up to `REPORT_END`) as its own notebook `dest`."
-    import nbformat
-    nb = nbformat.read(str(src), as_version=4)
-    heads = [i for i, c in enumerate(nb.cells) if c.cell_type == 'markdown' and c.source.lstrip().startswith((REPORT_START, REPORT_END))]
-    starts = [i for i in heads if nb.cells[i].source.lstrip().startswith(REPORT_START)]
-    if not starts: raise ValueError(f"{src} has no markdown cell starting with {REPORT_START!r}")
-    ends = [i for i in heads if i > starts[0] and nb.cells[i].source.lstrip().startswith(REPORT_END)]
-    nb.cells = nb.cells[starts[0] + 1:ends[0] if ends else None]  # the heading cell documents the notebook, not the report
-    nb.metadata['title'] = 'pe_anchor: reproduction report'
-    Path(dest).parent.mkdir(parents=True, exist_ok=True); nbformat.write(nb, str(dest))
-    return Path(dest)
+# %% ../nbs/07_paper.ipynb #f1efa807
+REPORT_NOTEBOOK = '07a_report'  # nbs/07a_report.ipynb: the report, executed against a reproduction's output folder
 
 def write_report(out, dest, plan:dict, cache_root) -> Path:
-    "Execute the report section against `out` into `out/notebooks/07_report.ipynb`; render it to `dest/report.html`."
-    out = Path(out); src = report_notebook(nbs_dir() / '07_paper.ipynb', out / 'notebooks' / '07_report_source.ipynb')
-    ex = run_notebook(str(src), out / 'notebooks' / '07_report.ipynb',
+    "Execute the report notebook against `out` into `out/notebooks/07_report.ipynb`; render it to `dest/report.html`."
+    out = Path(out)
+    ex = run_notebook(REPORT_NOTEBOOK, out / 'notebooks' / '07_report.ipynb',
                       dict(preset=plan['preset'], seeds=plan['seeds'], out_dir=str(out), cache_root=str(cache_root)), cwd=out)
-    return render_report(ex, Path(dest) / 'report.html')
+    return render_report(ex, Path(dest) / 'report.html', title='pe_anchor: reproduction report')
 
 # %% ../nbs/07_paper.ipynb #0f6e8d9f
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
@@ -696,11 +682,12 @@ def show_figure(fig:go.Figure, # the figure
     if name and folder: save_static(fig, name, folder)
 
 def render_report(executed_notebook, html_path, title:str|None=None) -> Path:
-    "Render an executed notebook to a standalone HTML file: no code, no prompts, no stderr, no CDN scripts."
+    "Render an executed notebook to a standalone HTML file: no code, prompts, stderr, `remove-cell` cells or CDN scripts."
     import nbformat
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
     nb = nbformat.read(str(executed_notebook), as_version=4)
+    nb.cells = [c for c in nb.cells if 'remove-cell' not in c.metadata.get('tags', [])]  # the notebook's own docs
     for c in nb.cells:
         if c.cell_type == 'code': c.outputs = [o for o in c.outputs if not (o.get('output_type') == 'stream' and o.get('name') == 'stderr')]
     ex = HTMLExporter(template_name='lab', extra_loaders=[DictLoader({'pe_report.html.j2': REPORT_TEMPLATE})],
