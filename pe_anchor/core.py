@@ -111,7 +111,7 @@ PRESETS = {
         ModelConfig(img_size=28, patch_size=4, in_chans=1, num_classes=10, dim=64, depth=4, heads=4, mlp_ratio=2.0,
                     drop=0.0, attn_drop=0.0, drop_path=0.0),
         DataConfig(name='fashion-mnist', train_aug='rrc_flip'),
-        TrainConfig(epochs=3, batch_size=64, lr=1e-3, weight_decay=0.05, warmup_epochs=0.5, label_smoothing=0.1,
+        TrainConfig(epochs=10, batch_size=64, lr=1e-3, weight_decay=0.05, warmup_epochs=0.5, label_smoothing=0.1,
                     pe_lr_mult=1.0, eval_batch_size=1000, num_workers=0, ssdc_images=512), 'cpu'),
     'smoke': ExperimentConfig('ape',
         ModelConfig(img_size=16, patch_size=4, in_chans=3, num_classes=4, dim=32, depth=2, heads=2, mlp_ratio=2.0,
