@@ -109,7 +109,8 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
     try:
         seeds = seeds_value(args.seeds)
         from pe_anchor.training import parse_overrides
-        from pe_anchor.paper import reproduce, rerender, default_out_dir, QUICK_LOOK
+        from pe_anchor.paper import reproduce, rerender, default_out_dir
+        from pe_anchor.plan import QUICK_LOOK
         settings = parse_overrides(args.analysis) or {}
         if args.quick: seeds, settings = seeds or [0], dict(QUICK_LOOK, **settings)
         out_dir = args.out_dir or default_out_dir(args.preset)

@@ -17,10 +17,10 @@ __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CON
            'SECTIONS', 'TRAIN_PERMUTES', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES',
            'TRAIN_AUGS', 'MAX_SEED', 'FIELD_RULES', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig',
            'TrainConfig', 'ExperimentConfig', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
-           'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'validate_config', 'config_fields', 'make_config',
-           'config_to_dict', 'config_from_dict', 'package_version', 'config_hash', 'seed_everything', 'make_generator',
-           'data_dir', 'reference_csv', 'fsync_dir', 'atomic_write', 'remove_stale_temps', 'save_json', 'load_json',
-           'save_table', 'check_params']
+           'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
+           'validate_config', 'config_fields', 'make_config', 'config_to_dict', 'config_from_dict', 'package_version',
+           'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'reference_csv', 'fsync_dir', 'atomic_write',
+           'remove_stale_temps', 'save_json', 'load_json', 'save_table', 'check_params']
 
 # %% ../nbs/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -220,6 +220,34 @@ def parse_field(name:str, # a field of `ModelConfig`, `DataConfig` or `TrainConf
                ):
     "`value` parsed to field `name`'s type and checked against its range or choices."
     return FIELD_RULES[check_choice(name, FIELD_RULES, 'config field')](value, name)
+
+# %% ../nbs/00_core.ipynb #c0c28427
+def as_list(x, sep:str=',') -> list:
+    "`x` as a list: a string is split on `sep`, None/'' is empty, a scalar is wrapped."
+    if x is None or (isinstance(x, str) and not x.strip()): return []
+    if isinstance(x, str): return [s.strip() for s in x.split(sep) if s.strip()]
+    return list(x) if isinstance(x, (list, tuple, range)) else [x]
+
+def parse_conditions(pe, # one condition, a comma list or a list, or 'all'
+                     name:str='pe', # the parameter's name, for errors
+                    ) -> list:
+    "The conditions named by `pe`, in `CONDITIONS` order for 'all', else a ValueError naming the valid ones."
+    names = [check_choice(n, ['all', *CONDITIONS], name) for n in as_list(pe)]
+    if not names:
+        raise ValueError(f"No condition given; valid choices for {name}: 'all', {', '.join(map(repr, CONDITIONS))}")
+    if 'all' in names and len(names) > 1:
+        raise ValueError(f"{name} 'all' cannot be combined with other conditions; got {pe!r}")
+    return list(CONDITIONS) if names == ['all'] else list(dict.fromkeys(names))
+
+def parse_seeds(seeds) -> list:
+    "Seeds named by `seeds`: a count n (seeds 0..n-1), or a list / comma string of seed values ('3,' = seed 3 only)."
+    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
+        if seeds < 1: raise ValueError(f"seeds must be a count >= 1 or a list of seeds; got {seeds!r}")
+        return list(range(int(seeds)))
+    values = [_to_int(s) for s in as_list(seeds)]
+    if not values or not all(v is not None and 0 <= v <= MAX_SEED for v in values):
+        raise ValueError(f"seeds must be a count >= 1 or a list of seeds >= 0; got {seeds!r}")
+    return list(dict.fromkeys(values))
 
 # %% ../nbs/00_core.ipynb #a1c0de07
 def _check_shapes(m:ModelConfig):

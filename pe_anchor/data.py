@@ -4,24 +4,24 @@
 
 # %% ../nbs/01_data.ipynb #54ca4294
 from __future__ import annotations
-import functools, gzip, math, os, struct
+import functools, gzip, os, struct
 from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, Subset
 from .core import check_choice, data_dir, make_generator
+from .augment import AUGMENTS, augment_batch
 
 # %% auto #0
-__all__ = ['IMAGENET_MEAN', 'IMAGENET_STD', 'AUGMENTS', 'SYNTHETIC_CLASSES', 'SYNTHETIC_MEAN', 'SYNTHETIC_STD', 'FMNIST_DEB',
-           'FMNIST_MEAN', 'FMNIST_STD', 'FMNIST_CLASSES', 'IDX_STEMS', 'CIFAR_STATS', 'IMAGENET100_ENV', 'DATASETS',
-           'SPLITS', 'normalize', 'flip_batch', 'crop_batch', 'rrc_batch', 'augment_batch', 'folder_transform',
-           'load_rgb', 'ImageSet', 'with_augment', 'take_subset', 'iterate_batches', 'spread_indices', 'eval_tensors',
-           'draw_synthetic', 'shape_pattern', 'render_synthetic', 'make_synthetic', 'split_seed', 'load_synthetic',
-           'read_idx', 'idx_file', 'DataNotFoundError', 'fmnist_dirs', 'find_fashion_mnist', 'download_fashion_mnist',
-           'resize_uint8', 'load_fashion_mnist', 'load_cifar', 'load_cifar10', 'load_cifar100', 'split_dir',
-           'class_dirs', 'check_classes', 'folder_samples', 'load_imagefolder', 'cmc_classes', 'imagenet100_root',
-           'load_imagenet100', 'get_dataset', 'dataset_for']
+__all__ = ['IMAGENET_MEAN', 'IMAGENET_STD', 'SYNTHETIC_CLASSES', 'SYNTHETIC_MEAN', 'SYNTHETIC_STD', 'FMNIST_DEB', 'FMNIST_MEAN',
+           'FMNIST_STD', 'FMNIST_CLASSES', 'IDX_STEMS', 'CIFAR_STATS', 'IMAGENET100_ENV', 'DATASETS', 'SPLITS',
+           'normalize', 'folder_transform', 'load_rgb', 'ImageSet', 'with_augment', 'take_subset', 'iterate_batches',
+           'spread_indices', 'eval_tensors', 'draw_synthetic', 'shape_pattern', 'render_synthetic', 'make_synthetic',
+           'split_seed', 'load_synthetic', 'read_idx', 'idx_file', 'DataNotFoundError', 'fmnist_dirs',
+           'find_fashion_mnist', 'download_fashion_mnist', 'resize_uint8', 'load_fashion_mnist', 'load_cifar',
+           'load_cifar10', 'load_cifar100', 'split_dir', 'class_dirs', 'check_classes', 'folder_samples',
+           'load_imagefolder', 'cmc_classes', 'imagenet100_root', 'load_imagenet100', 'get_dataset', 'dataset_for']
 
 # %% ../nbs/01_data.ipynb #a53062d1
 IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
@@ -33,48 +33,6 @@ def normalize(x:torch.Tensor, # uint8 images, (C,H,W) or (B,C,H,W), on any devic
     "Scale uint8 images to [0, 1], then standardise each channel: float32 on `x`'s device."
     m, s = (torch.tensor(v, dtype=torch.float32, device=x.device).view(-1, 1, 1) for v in (mean, std))
     return (x.float() / 255 - m) / s
-
-# %% ../nbs/01_data.ipynb #bf90bfce
-def flip_batch(x:torch.Tensor, g:torch.Generator|None=None) -> torch.Tensor:
-    "Mirror a random half of the images left-right."
-    m = (torch.rand(len(x), generator=g) < 0.5).to(x.device)
-    return torch.where(m[:, None, None, None], x.flip(-1), x)
-
-def crop_batch(x:torch.Tensor, g:torch.Generator|None=None, pad:int=4) -> torch.Tensor:
-    "Random crops of the images zero-padded by `pad` pixels (CIFAR style), batched by indexing."
-    B, C, H, W = x.shape
-    d = torch.randint(0, 2 * pad + 1, (2, B), generator=g).to(x.device)
-    rows = (d[0, :, None] + torch.arange(H, device=x.device))[:, None, :, None]
-    cols = (d[1, :, None] + torch.arange(W, device=x.device))[:, None, None, :]
-    b, c = torch.arange(B, device=x.device)[:, None, None, None], torch.arange(C, device=x.device)[None, :, None, None]
-    return F.pad(x, (pad,) * 4)[b, c, rows, cols]
-
-def rrc_batch(x:torch.Tensor, g:torch.Generator|None=None, scale=(0.35, 1.0), ratio=(3/4, 4/3)) -> torch.Tensor:
-    "Random resized crops (area fraction in `scale`, aspect in `ratio`) resampled to the input size with `grid_sample`."
-    B = len(x)
-    area = scale[0] + (scale[1] - scale[0]) * torch.rand(B, generator=g)
-    r = (math.log(ratio[0]) + math.log(ratio[1] / ratio[0]) * torch.rand(B, generator=g)).exp()
-    w, h = (area * r).sqrt().clamp(max=1), (area / r).sqrt().clamp(max=1)
-    c = (2 * torch.rand(2, B, generator=g) - 1) * torch.stack([1 - w, 1 - h])
-    theta = torch.zeros(B, 2, 3); theta[:, 0, 0], theta[:, 1, 1], theta[:, :, 2] = w, h, c.T
-    grid = F.affine_grid(theta.to(x.device), list(x.shape), align_corners=False)
-    y = F.grid_sample(x.float(), grid, mode='bilinear', padding_mode='border', align_corners=False)
-    return y.round().clamp(0, 255).to(torch.uint8)
-
-# %% ../nbs/01_data.ipynb #d49425df
-AUGMENTS = {
-    'none':      lambda x, g: x,
-    'flip':      lambda x, g: flip_batch(x, g),
-    'crop_flip': lambda x, g: flip_batch(crop_batch(x, g), g),
-    'rrc_flip':  lambda x, g: flip_batch(rrc_batch(x, g), g),
-}
-
-def augment_batch(x:torch.Tensor, # uint8 images (B,C,H,W), on any device
-                  augment:str, # one of `AUGMENTS`
-                  generator:torch.Generator|None=None, # CPU generator for every random draw (None: torch's global one)
-                 ) -> torch.Tensor:
-    "A randomly augmented copy of a uint8 batch, same shape and dtype."
-    return AUGMENTS[check_choice(augment, AUGMENTS, 'augmentation')](x, generator)
 
 # %% ../nbs/01_data.ipynb #a1b87fea
 def folder_transform(img_size:int, # output side in pixels

@@ -4,25 +4,19 @@
 
 # %% ../nbs/03_ssdc.ipynb #08317deb
 from __future__ import annotations
-import hashlib, math
+import math
 from functools import lru_cache
 import numpy as np, pandas as pd
 import torch, torch.nn.functional as F
-import plotly.graph_objects as go
 from scipy.stats import spearmanr
 from fastcore.basics import patch
-from .core import check_choice, make_generator, PAPER_LABELS, CONDITION_COLORS, DEEP
-from .models import draw_permutation
-from .data import eval_tensors, normalize, spread_indices
+from .core import check_choice
 
 # %% auto #0
-__all__ = ['DISTANCES', 'MODES', 'PERMUTE_MODES', 'TIE_TOL', 'PARALLEL_TOL', 'SSDC_COLUMNS', 'IMAGE_COLUMNS', 'RPI_ESTIMATORS',
-           'PAPER_RPI_BATCH', 'token_grid', 'grid_distances', 'pair_index', 'tie_tol', 'sort_rows', 'sorted_ranks',
-           'average_ranks', 'distance_ranks', 'snap_parallel', 'tie_runs', 'spearman_to', 'cosine_matrices',
-           'cosine_sum', 'pair_values', 'ssdc', 'scipy_ssdc', 'SSDCAccumulator', 'image_stats', 'eval_images',
-           'stream_tokens', 'layer_ssdc', 'check_estimators', 'check_n_perms', 'permutation_seeds',
-           'estimator_batch_size', 'add_curve', 'ssdc_summary', 'condition_label', 'reference_curves',
-           'plot_ssdc_layers', 'similarity_table', 'plot_similarity']
+__all__ = ['DISTANCES', 'MODES', 'PERMUTE_MODES', 'TIE_TOL', 'PARALLEL_TOL', 'token_grid', 'grid_distances', 'pair_index',
+           'tie_tol', 'sort_rows', 'sorted_ranks', 'average_ranks', 'distance_ranks', 'snap_parallel', 'tie_runs',
+           'spearman_to', 'cosine_matrices', 'cosine_sum', 'pair_values', 'ssdc', 'scipy_ssdc', 'SSDCAccumulator',
+           'image_stats']
 
 # %% ../nbs/03_ssdc.ipynb #0ab4c157
 DISTANCES = ('manhattan', 'euclidean')
@@ -274,175 +268,3 @@ def table(self:SSDCAccumulator) -> pd.DataFrame:
         if self.mode == 'image': row.update(image_stats(*self.moments[(site, layer)].tolist()))
         rows.append(row)
     return pd.DataFrame(rows)
-
-# %% ../nbs/03_ssdc.ipynb #daa134bf
-def eval_images(dataset, # an `ImageSet`, or a tuple (images_uint8 (N,C,H,W), labels, mean, std)
-                n_images=None, # at most this many images, evenly spaced as `eval_tensors` (None = all)
-               ) -> tuple:
-    "(uint8 images, mean, std) of an eval set, limited to `n_images` evenly spaced ones."
-    if isinstance(dataset, (tuple, list)):
-        images, _, mean, std = dataset
-        idx = spread_indices(len(images), n_images)
-        return (images if idx is None else images[idx]), mean, std
-    images, _ = eval_tensors(dataset, limit=n_images)
-    return images, dataset.mean, dataset.std
-
-@torch.no_grad()
-def stream_tokens(model, images, mean, std, # the model and uint8 images with their normalisation
-                  capture, # `capture(site, layer, tokens)` callback, e.g. an `SSDCAccumulator`
-                  permute=None, # None, 'batch' (one permutation per batch) or 'image' (one per image)
-                  seed:int=0, # seed of the permutation generator
-                  pe_scale:float=1.0, # alpha, the positional scaling
-                  batch_size:int=500, blocks:bool=False, # also capture block outputs (site 'block')
-                  device=None, # default: the model's device
-                 ):
-    "Run `model` in eval mode over every image in batches, feeding the captured patch tokens to `capture`."
-    check_choice(permute, PERMUTE_MODES, 'permutation mode')
-    device, g, was = device or next(model.parameters()).device, make_generator(seed), model.training
-    net = getattr(model, 'module', model); model.eval()
-    try:
-        for xb in images.split(batch_size):
-            perm = None if permute is None else draw_permutation(net.num_patches, len(xb), permute, g, device)
-            model(normalize(xb.to(device), mean, std), perm=perm, pe_scale=pe_scale, capture=capture, capture_blocks=blocks)
-    finally: model.train(was)
-
-# %% ../nbs/03_ssdc.ipynb #fe78cf49
-SSDC_COLUMNS = ['condition', 'seed', 'layer', 'site', 'permuted', 'alpha', 'ssdc', 'n_images']
-IMAGE_COLUMNS = ['image_mean', 'image_sd', 'image_ci_low', 'image_ci_high']
-
-def layer_ssdc(model, # a `pe_anchor.models.ViT`
-               dataset, # an `ImageSet`, or (images_uint8, labels, mean, std)
-               permute=None, # RPI: None, 'batch' (paper) or 'image'
-               seed:int=0, # seed of the permutation generator
-               pe_scale:float=1.0, # alpha, the positional scaling
-               n_images=None, # at most this many images, evenly spaced (None = all)
-               batch_size:int=500, mode:str='paper', # 'paper', or 'image' to add the per-image distribution
-               blocks:bool=False, # also measure each block's output (site 'block')
-               condition=None, # label for the table; default the model's PE
-               run_seed=None, # the model's seed, for the table
-               device=None, distance:str='manhattan', # one of `DISTANCES`
-              ) -> pd.DataFrame:
-    "Per-layer SSDC of `model` over every image of `dataset`, as a tidy table."
-    net, (images, mean, std) = getattr(model, 'module', model), eval_images(dataset, n_images)
-    acc = SSDCAccumulator(net.grid, distance, mode)
-    stream_tokens(model, images, mean, std, acc, permute, seed, pe_scale, batch_size, blocks, device)
-    meta = dict(condition=condition or net.cfg.pe, seed=run_seed, permuted=permute or 'none', alpha=float(pe_scale))
-    return acc.table().assign(**meta)[SSDC_COLUMNS + (IMAGE_COLUMNS if mode == 'image' else [])]
-
-# %% ../nbs/03_ssdc.ipynb #3563e0cb
-RPI_ESTIMATORS = {  # name -> what one permutation draw is
-    'batch': "the paper's: one permutation shared by a batch of PAPER_RPI_BATCH images",
-    'image': 'one permutation per image',
-}
-PAPER_RPI_BATCH = 1000  # the author's code shuffles one batch of 1,000 evaluation images with one permutation
-
-def check_estimators(estimators, # 'batch', 'image', 'both', a comma string or a list of them
-                    ) -> list:
-    "RPI estimator names as a list, else a `ValueError` naming the valid ones."
-    names = estimators.split(',') if isinstance(estimators, str) else list(estimators)
-    names = [n.strip() for n in names if str(n).strip()]
-    if names == ['both']: return list(RPI_ESTIMATORS)
-    if not names: raise ValueError(f"no RPI estimator given; valid choices: {', '.join(map(repr, RPI_ESTIMATORS))}, 'both'")
-    return [check_choice(n, RPI_ESTIMATORS, 'RPI estimator') for n in names]
-
-def check_n_perms(n_perms, # K, the number of permutations averaged per model
-                 ) -> int:
-    "K as an int >= 1, else a `ValueError` naming the value."
-    ok = isinstance(n_perms, (int, np.integer)) and not isinstance(n_perms, bool) and n_perms >= 1
-    if not ok: raise ValueError(f"n_perms (K, permutations per model) must be an integer >= 1; got {n_perms!r}")
-    return int(n_perms)
-
-def permutation_seeds(n_perms:int, # K
-                      condition:str, # the model's condition
-                      seed:int, # the model's training seed
-                      pe_scale:float, # alpha
-                      estimator:str, # one of `RPI_ESTIMATORS`
-                     ) -> list:
-    "K permutation seeds drawn independently for one (condition, training seed, alpha, estimator)."
-    key = f"{condition}|{int(seed)}|{float(pe_scale):.6f}|{check_choice(estimator, RPI_ESTIMATORS, 'RPI estimator')}"
-    entropy = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], 'little')
-    return np.random.SeedSequence(entropy).generate_state(check_n_perms(n_perms), np.uint32).tolist()
-
-def estimator_batch_size(estimator:str, # one of `RPI_ESTIMATORS`
-                         batch_size:int, # the evaluation batch size
-                        ) -> int:
-    "Images per forward pass: the paper's 1,000 for `batch` (one permutation per batch), else `batch_size`."
-    return PAPER_RPI_BATCH if check_choice(estimator, RPI_ESTIMATORS, 'RPI estimator') == 'batch' else batch_size
-
-# %% ../nbs/03_ssdc.ipynb #30f9824e
-def _rgba(hex_color:str, alpha:float) -> str:
-    "An `rgba(...)` string of a hex colour with opacity `alpha`."
-    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return f'rgba({r},{g},{b},{alpha})'
-
-def add_curve(fig:go.Figure, # the figure to draw on
-              layer, mean, sd, # x values, the mean line and its ±SD (NaN: no band there)
-              name:str, color:str, # legend name and colour (hex)
-              dash:str|None=None, opacity:float=1.0, band:float=0.2, # line style; opacity of the band fill
-             ):
-    "Add a mean line with markers and, where `sd` is known, a shaded ±1 SD band (a fill only: no line, no markers)."
-    ok = ~np.isnan(np.asarray(sd, dtype=float))
-    if ok.any():
-        x, lo, hi = np.asarray(layer)[ok], (mean - sd)[ok], (mean + sd)[ok]
-        fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[hi, lo[::-1]], mode='lines', fill='toself',
-                                 fillcolor=_rgba(color, band * opacity), line=dict(width=0), hoverinfo='skip',
-                                 showlegend=False, legendgroup=name, name=f'{name} ±1 SD'))
-    fig.add_trace(go.Scatter(x=layer, y=mean, name=name, mode='lines+markers', opacity=opacity, legendgroup=name,
-                             line=dict(color=color, width=2.2, dash=dash), marker=dict(size=5)))
-
-# %% ../nbs/03_ssdc.ipynb #519fc8bd
-def ssdc_summary(df:pd.DataFrame, # tidy table with `ssdc` per (group, seed, layer)
-                 by:str='condition', # column whose values get one curve each
-                ) -> pd.DataFrame:
-    "Mean, sample SD and seed count of `ssdc` per (`by`, layer)."
-    return df.groupby([by, 'layer'], sort=False).ssdc.agg(mean='mean', sd='std', n='count').reset_index()
-
-def condition_label(c) -> str:
-    "Display name of a condition: the paper's label ('ape' -> 'APE', 'untrained-none' -> 'Untrained Ablated')."
-    c = str(c)
-    return 'Untrained ' + condition_label(c[10:]) if c.startswith('untrained-') else PAPER_LABELS.get(c, c)
-
-def reference_curves(reference:pd.DataFrame) -> dict:
-    "The SSDC curves of a `data/paper_reference.csv`-style table: {(condition, permuted): rows by layer}."
-    r = reference[reference.metric == 'ssdc'] if 'metric' in reference else reference
-    r = r.assign(permuted=r.permuted.fillna('none')) if 'permuted' in r else r.assign(permuted='none')
-    return {k: g.sort_values('layer') for k, g in r.groupby(['condition', 'permuted'], sort=False)}
-
-def plot_ssdc_layers(df:pd.DataFrame, # tidy `layer_ssdc` rows (several seeds and conditions welcome)
-                     by:str='condition', # one curve per value of this column
-                     reference:pd.DataFrame=None, # paper curves: figure, condition, layer, value, sd[, permuted, metric]
-                     title:str='SSDC vs layer', yaxis:str='SSDC', yrange=None,
-                    ) -> go.Figure:
-    "SSDC vs layer: mean ± SD over seeds per group, the paper's curves (optional) faint and dashed."
-    fig, colors = go.Figure(), {}
-    for i, (key, g) in enumerate(ssdc_summary(df, by).groupby(by, sort=False)):
-        colors[key] = CONDITION_COLORS.get(key, DEEP[i % len(DEEP)])
-        add_curve(fig, g.layer.values, g['mean'].values, g.sd.values, condition_label(key), colors[key])
-    for j, ((cond, perm), g) in enumerate(({} if reference is None else reference_curves(reference)).items()):
-        name = f"{condition_label(cond)}{'' if perm == 'none' else ', RPI'} (paper)"
-        add_curve(fig, g.layer.values, g.value.values, g.sd.values.astype(float), name, colors.get(cond, DEEP[(len(colors) + j) % len(DEEP)]), 'dash', 0.45)
-    fig.update_layout(title=title, xaxis_title='Layer', yaxis_title=yaxis, template='plotly_white', width=640, height=420)
-    if yrange: fig.update_yaxes(range=list(yrange))
-    return fig
-
-# %% ../nbs/03_ssdc.ipynb #94ff478e
-def similarity_table(acc:SSDCAccumulator, # a filled accumulator
-                     layers=(0, 1), site:str='ln1', **labels, # extra constant columns, e.g. condition='none'
-                    ) -> pd.DataFrame:
-    "Tidy (site, layer, i, j, similarity) rows of the accumulator's mean cosine matrices."
-    out = []
-    for l in layers:
-        S = acc.similarity(l, site).numpy(); i, j = np.indices(S.shape)
-        out.append(pd.DataFrame(dict(site=site, layer=l, i=i.ravel(), j=j.ravel(), similarity=S.ravel(), **labels)))
-    return pd.concat(out, ignore_index=True)
-
-def plot_similarity(table:pd.DataFrame, # `similarity_table` rows
-                    layer:int=0, site:str='ln1', title:str=None,
-                   ) -> go.Figure:
-    "Heat-map of the mean T x T cosine-similarity matrix at `layer`."
-    S = table[(table.layer == layer) & (table.site == site)].pivot(index='i', columns='j', values='similarity')
-    if S.empty: raise ValueError(f"no similarities for site={site!r}, layer={layer}; have layers {sorted(table.layer.unique())}")
-    fig = go.Figure(go.Heatmap(z=S.values, colorscale='Viridis', colorbar=dict(title='cos')))
-    fig.update_layout(title=title or f'Mean cosine similarity, layer {layer}', xaxis_title='token j', yaxis_title='token i',
-                      yaxis_autorange='reversed', template='plotly_white', width=460, height=420)
-    return fig

@@ -18,7 +18,7 @@ from .models import build_model, draw_permutation, ViT
 from .cache import (default_device, default_cache_root, # re-exported: later modules import them from here
                              save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir, check_run_config,
                              run_lock, prepare_run_dir, Run)
-from .ssdc import layer_ssdc
+from .layers import layer_ssdc
 
 # %% auto #0
 __all__ = ['check_images', 'predict', 'accuracy', 'param_groups', 'make_optimizer', 'lr_factor', 'dist_info', 'init_distributed',

@@ -19,13 +19,20 @@ def check_export():
     return r.returncode == 0 and before == after, f"nbdev_export changed the library (not in sync with nbs/):\n{after}\n{r.stderr[-2000:]}"
 
 def check_parameters():
-    "Every experiment notebook (one with a `_before = ...` snapshot for check_params) keeps exactly one `parameters` cell."
+    """Every experiment notebook (one with a `_before = ...` snapshot for check_params) keeps exactly one `parameters`
+    cell, checked by `check_params` in the cell right after it, and runs only the experiment: no exports, no tests."""
     bad = []
     for nb in NBS:
-        cells = json.loads(nb.read_text())['cells']
-        uses = any(''.join(c['source']).startswith('_before = ') for c in cells if c['cell_type'] == 'code')  # papermill's snapshot
-        tagged = sum('parameters' in c.get('metadata', {}).get('tags', []) for c in cells)
-        if uses and tagged != 1: bad.append(f"{nb.name}: {tagged} cells tagged 'parameters'")
+        cells = [c for c in json.loads(nb.read_text())['cells'] if c['cell_type'] == 'code']
+        text = [''.join(c['source']) for c in cells]
+        if not any(t.startswith('_before = ') for t in text): continue  # papermill's snapshot: an experiment notebook
+        tagged = [i for i, c in enumerate(cells) if 'parameters' in c.get('metadata', {}).get('tags', [])]
+        if len(tagged) != 1: bad.append(f"{nb.name}: {len(tagged)} cells tagged 'parameters'"); continue
+        after = text[tagged[0] + 1] if tagged[0] + 1 < len(text) else ''
+        if not after.startswith('check_params('): bad.append(f"{nb.name}: the cell after the parameters does not start with check_params(")
+        for t in text:
+            if t.startswith('#| export') or t.startswith('#| default_exp'): bad.append(f"{nb.name}: exports code (an experiment notebook runs only the experiment)")
+            if re.search(r'^\s*test_(eq|fail|close|ne|is|warns)\(', t, re.M): bad.append(f"{nb.name}: has a test cell ({t[:60]!r}); tests go in the library notebook")
     return not bad, '\n'.join(bad)
 
 def check_readme():
