@@ -9,8 +9,9 @@ from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 import torch
-from .core import (ExperimentConfig, config_to_dict, config_from_dict, config_hash, data_dir, atomic_write, save_json,
-                            save_table, package_version, validate_config, parse_int, load_json, remove_stale_temps)
+from .core import (ExperimentConfig, config_to_dict, config_from_dict, config_hash, data_dir, package_version,
+                            validate_config, parse_int)
+from .files import atomic_write, save_json, save_table, load_json, remove_stale_temps
 from .models import build_model, ViT
 
 def default_device() -> torch.device:

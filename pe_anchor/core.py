@@ -4,9 +4,8 @@
 
 # %% ../nbs/00_core.ipynb #135dbc57
 from __future__ import annotations
-import dataclasses, hashlib, json, math, os, random, re, tempfile
-from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, replace, asdict
+import hashlib, json, math, os, random, re
+from dataclasses import dataclass, fields, replace, asdict
 from functools import partial
 from pathlib import Path
 import numpy as np
@@ -19,8 +18,7 @@ __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CON
            'TrainConfig', 'ExperimentConfig', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
            'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
            'validate_config', 'config_fields', 'make_config', 'config_to_dict', 'config_from_dict', 'package_version',
-           'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'reference_csv', 'fsync_dir', 'atomic_write',
-           'remove_stale_temps', 'save_json', 'load_json', 'save_table', 'check_params']
+           'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'reference_csv', 'check_params']
 
 # %% ../nbs/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -328,52 +326,6 @@ def reference_csv() -> Path:
     "The paper's reported numbers: `data/paper_reference.csv` beside the package (a source checkout), else in `data_dir()`."
     here = Path(__file__).resolve().parent.parent / 'data' / 'paper_reference.csv'
     return here if here.exists() else data_dir() / 'paper_reference.csv'
-
-# %% ../nbs/00_core.ipynb #95994a9c
-def fsync_dir(folder):
-    "Flush `folder`'s entries (a rename into it) to disk; a no-op where directories cannot be opened."
-    try: fd = os.open(folder, os.O_RDONLY)
-    except OSError: return
-    try: os.fsync(fd)
-    except OSError: pass
-    finally: os.close(fd)
-
-@contextmanager
-def atomic_write(path, # final file path
-                 mode:str='wb', # `open` mode for the temporary file
-                ):
-    "Open a temporary file next to `path`; fsync it and rename it onto `path` only if the block succeeds."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
-    try:
-        with os.fdopen(fd, mode) as f:
-            yield f
-            f.flush(); os.fsync(f.fileno())
-        umask = os.umask(0); os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual permissions
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True); raise
-    fsync_dir(path.parent)
-
-def remove_stale_temps(folder) -> list:
-    "Delete the `.name.*.tmp` files a killed `atomic_write` left in `folder`; return their names."
-    found = [p for p in Path(folder).glob('.*.tmp') if p.is_file()]
-    for p in found: p.unlink(missing_ok=True)
-    return sorted(p.name for p in found)
-
-def save_json(obj, path):
-    "Write `obj` as JSON to `path` atomically."
-    with atomic_write(path, 'w') as f: json.dump(obj, f, indent=2, sort_keys=True)
-
-def load_json(path, what:str='file'):
-    "Read JSON from `path`, or raise a `ValueError` naming the file when it is not valid JSON."
-    try: return json.loads(Path(path).read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise ValueError(f"{what} {path} is not valid JSON ({e}); delete or restore it") from e
-
-def save_table(df, path):
-    "Write a DataFrame as CSV to `path` atomically."
-    with atomic_write(path, 'w') as f: df.to_csv(f, index=False)
 
 # %% ../nbs/00_core.ipynb #c806a626
 def _shadowed(now, before, known) -> list:

@@ -14,7 +14,8 @@ import torch, torch.nn.functional as F
 import torchvision
 from torchvision.transforms import v2
 from torchvision.transforms.v2 import functional as TF
-from .core import check_choice, atomic_write
+from .core import check_choice
+from .files import atomic_write
 
 # %% auto #0
 __all__ = ['JPEG_PATHS', 'BORDERS', 'IMAGENET_C_JPEG', 'IMAGENET_C_BLUR', 'CORRUPTIONS', 'PAPER_CORRUPTIONS', 'CACHE_VERSION',

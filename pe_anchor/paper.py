@@ -10,7 +10,8 @@ import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from tqdm.auto import tqdm
 from .core import CONDITIONS
-from .core import make_config, package_version, save_table, atomic_write
+from .core import make_config, package_version
+from .files import save_table, atomic_write
 from .data import dataset_for
 from .training import get_trained, run_dir, default_cache_root
 from .robustness import fragility_experiment, corruption_grid

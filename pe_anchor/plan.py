@@ -7,7 +7,8 @@ from __future__ import annotations
 import hashlib, json, shutil, time
 from pathlib import Path
 from .core import CONDITIONS
-from .core import PRESETS, load_json, check_choice, make_config, package_version, save_json
+from .core import PRESETS, check_choice, make_config, package_version
+from .files import load_json, save_json
 from .training import run_dir
 from .robustness import corruption_grid
 from .core import parse_conditions, parse_seeds, as_list

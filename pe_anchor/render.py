@@ -11,7 +11,8 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 from .core import CONDITIONS, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS
-from .core import PRESETS, check_choice, atomic_write
+from .core import PRESETS, check_choice
+from .files import atomic_write
 from .robustness import TABLE5_ORDER
 from .layers import RPI_ESTIMATORS
 import nbformat

@@ -10,8 +10,9 @@ import numpy as np, pandas as pd
 import torch
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import (CONDITIONS, PAPER_LABELS, CONDITION_COLORS, PRESETS, check_choice, save_table,
-                            parse_int, reference_csv, as_list, parse_conditions, parse_seeds)
+from .core import (CONDITIONS, PAPER_LABELS, CONDITION_COLORS, PRESETS, check_choice, parse_int,
+                            reference_csv, as_list, parse_conditions, parse_seeds)
+from .files import save_table
 from .data import dataset_for, eval_tensors
 from .training import accuracy, get_trained, default_cache_root, default_device
 from .corruptions import (CORRUPTIONS, PAPER_CORRUPTIONS, Corruption, corrupted_images,

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import (CONDITIONS, PAPER_LABELS, PRESETS, DEEP, check_choice, save_table, as_list,
-                            parse_conditions, parse_seeds)
+from .core import CONDITIONS, PAPER_LABELS, PRESETS, DEEP, check_choice, as_list, parse_conditions, parse_seeds
+from .files import save_table
 from .layers import RPI_ESTIMATORS, check_estimators, check_n_perms
 from .training import get_trained
 from .corruptions import PAPER_CORRUPTIONS

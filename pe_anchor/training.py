@@ -11,8 +11,9 @@ import numpy as np, pandas as pd
 import torch, torch.nn as nn, torch.nn.functional as F
 import torch.distributed as dist
 from tqdm.auto import tqdm
-from .core import (ExperimentConfig, make_config, config_hash, check_choice, save_json, save_table, make_generator,
-                            package_version, field_error, parse_int, parse_number, parse_choice, TRAIN_PERMUTES)
+from .core import (ExperimentConfig, make_config, config_hash, check_choice, make_generator, package_version,
+                            field_error, parse_int, parse_number, parse_choice, TRAIN_PERMUTES)
+from .files import save_json, save_table
 from .data import dataset_for, iterate_batches, eval_tensors, normalize, DATASETS
 from .models import build_model, draw_permutation, ViT
 from .cache import (default_device, default_cache_root, # re-exported: later modules import them from here
