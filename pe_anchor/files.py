@@ -51,7 +51,8 @@ def save_json(obj, path):
 def load_json(path, what:str='file'):
     "Read JSON from `path`, or raise a `ValueError` naming the file when it is not valid JSON."
     try: return json.loads(Path(path).read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as e: raise ValueError(f"{what} {path} is not valid JSON ({e}); delete or restore it") from e
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"{what} {path} is not valid JSON ({e}); delete or restore it") from e
 
 def save_table(df, path):
     "Write a DataFrame as CSV to `path` atomically."

@@ -25,7 +25,9 @@ __all__ = ['N_PERMS', 'PROFILE_COLUMNS', 'MODEL_KEYS', 'ESTIMATOR_DASH', 'PAPER_
 # %% ../nbs/04c_interventions.ipynb #57d6c2e8
 def check_n_images(n_images) -> int|None:
     "`n_images` as None (every test image) or a positive int; 0 and None mean all."
-    if n_images is None or (isinstance(n_images, (int, np.integer)) and not isinstance(n_images, bool) and n_images == 0): return None
+    if n_images is None or (isinstance(n_images, (int, np.integer)) and not isinstance(n_images, bool)
+                            and n_images == 0):
+        return None
     if isinstance(n_images, bool) or not isinstance(n_images, (int, np.integer)) or n_images < 0:
         raise ValueError(f"n_images must be None/0 (all test images) or a positive integer; got {n_images!r}")
     return int(n_images)
@@ -149,12 +151,14 @@ def seed_summary(df:pd.DataFrame, # one row per model (seed)
     "Mean, population SD (ddof 0), sample SD (ddof 1) and seed count of `values` per `by`."
     g = df.groupby(list(as_list(by)), sort=False, dropna=False)
     out = g.size().rename('n_seeds').to_frame()
-    for v in as_list(values): out[f'{v}_mean'], out[f'{v}_sd_pop'], out[f'{v}_sd_sample'] = g[v].mean(), g[v].std(ddof=0), g[v].std(ddof=1)
+    for v in as_list(values):
+        out[f'{v}_mean'], out[f'{v}_sd_pop'], out[f'{v}_sd_sample'] = g[v].mean(), g[v].std(ddof=0), g[v].std(ddof=1)
     return out.reset_index()
 
 def profile_summary(df:pd.DataFrame) -> pd.DataFrame:
     "Per-layer SSDC over seeds (mean, both SDs) per condition, trained, permutation and alpha."
-    return seed_summary(df, 'ssdc', [k for k in ('condition', 'trained', 'permuted', 'alpha', 'layer') if k in df.columns])
+    return seed_summary(df, 'ssdc', [k for k in ('condition', 'trained', 'permuted', 'alpha', 'layer')
+                                     if k in df.columns])
 
 # %% ../nbs/04c_interventions.ipynb #9bb4dc0c
 def paper_reference(path=None) -> pd.DataFrame|None:
@@ -167,8 +171,8 @@ def reference_profiles(reference:pd.DataFrame) -> pd.DataFrame:
     r = reference[(reference.metric == 'ssdc') & reference.layer.notna()]
     untrained = r.condition.str.startswith('untrained-')
     return pd.DataFrame(dict(figure=r.figure, condition=r.condition.str.replace('untrained-', '', regex=False), seed=-1,
-                             trained=~untrained, layer=r.layer.astype(int), permuted=r.permuted.fillna('none'), alpha=1.0,
-                             ssdc=r.value, sd=r.sd.astype(float))).reset_index(drop=True)
+                             trained=~untrained, layer=r.layer.astype(int), permuted=r.permuted.fillna('none'),
+                             alpha=1.0, ssdc=r.value, sd=r.sd.astype(float))).reset_index(drop=True)
 
 # %% ../nbs/04c_interventions.ipynb #088d1f39
 # line style of every curve: unpermuted solid, each RPI estimator its own; the paper's curves dashed and faint
@@ -231,7 +235,8 @@ def plot_figure(profiles:pd.DataFrame, # `ssdc_profiles` rows (several seeds wel
         if r is not None and len(r):
             paper_name = curve_label(cond, trained) + (' (paper)' if perm == 'none' else ' under RPI (paper)')
             add_curve(fig, r.layer.values, r.ssdc.values, r.sd.values, paper_name, color, PAPER_DASH, 0.45)
-    fig.update_layout(title=title or t, xaxis_title=_layer_title(profiles), yaxis_title=yaxis, template='plotly_white', width=700, height=440)
+    fig.update_layout(title=title or t, xaxis_title=_layer_title(profiles), yaxis_title=yaxis, template='plotly_white',
+                      width=700, height=440)
     return fig.update_yaxes(range=list(yrange)) if yrange else fig
 
 # %% ../nbs/04c_interventions.ipynb #ead8fd6f

@@ -62,11 +62,15 @@ def check_settings(preset:str, settings:dict|None=None) -> dict:
 def make_plan(preset:str='cpu', seeds=None, conditions='all', settings:dict|None=None, overrides:dict|None=None,
               engine:str='papermill') -> dict:
     "The validated plan of a reproduction (seeds default to the preset's `DEFAULT_SEEDS`)."
-    s = check_settings(preset, settings); engine = check_choice(engine, ENGINES, 'engine'); overrides = dict(overrides or {})
+    s = check_settings(preset, settings)
+    engine = check_choice(engine, ENGINES, 'engine')
+    overrides = dict(overrides or {})
     if overrides and engine == 'papermill':
-        raise ValueError(f"Config overrides {overrides} need engine='direct': notebooks 05 and 06 take no config overrides")
+        raise ValueError(f"Config overrides {overrides} need engine='direct': "
+                         "notebooks 05 and 06 take no config overrides")
     seeds = parse_seeds(DEFAULT_SEEDS[preset] if seeds is None or as_list(seeds) == [] else seeds)
-    plan = dict(preset=preset, seeds=seeds, conditions=check_conditions(conditions), settings=s, overrides=overrides, engine=engine)
+    plan = dict(preset=preset, seeds=seeds, conditions=check_conditions(conditions), settings=s, overrides=overrides,
+                engine=engine)
     for c, sd in run_list(plan): make_config(c, preset, seed=sd, **overrides)  # unknown override fields fail here
     return plan
 
@@ -85,11 +89,13 @@ UNITS = ('emergence', 'fragility', 'interventions', 'claims', 'report')
 
 def _hash(*parts) -> str:
     "Short SHA-256 of `parts` and the package version."
-    return hashlib.sha256(json.dumps([package_version(), *parts], sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps([package_version(), *parts],
+                                     sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 def unit_keys(plan:dict) -> dict:
     "The key of every unit of `plan`."
-    s, base = plan['settings'], {k: plan[k] for k in ('preset', 'seeds', 'conditions', 'overrides')} | dict(runs=run_names(plan))
+    s = plan['settings']
+    base = {k: plan[k] for k in ('preset', 'seeds', 'conditions', 'overrides')} | dict(runs=run_names(plan))
     rpi = {n: s[n] for n in ('estimators', 'n_perms')}
     k = dict(emergence=_hash('emergence', base, rpi),
              fragility=_hash('fragility', base, plan['engine'], {n: s[n] for n in ('corruptions', 'limit', 'matched')}),
@@ -143,4 +149,6 @@ def drop_unit(out_dir, unit:str):
 
 def write_plan(out_dir, plan:dict):
     "Store the plan in the manifest (units keep their own keys)."
-    m = read_manifest(out_dir); m.update(plan=plan, version=package_version()); save_json(m, Path(out_dir) / 'manifest.json')
+    m = read_manifest(out_dir)
+    m.update(plan=plan, version=package_version())
+    save_json(m, Path(out_dir) / 'manifest.json')

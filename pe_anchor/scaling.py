@@ -33,7 +33,8 @@ def check_scalable(condition:str) -> str:
     check_choice(condition, CONDITIONS, 'condition')
     if condition not in SCALABLE:
         raise ValueError(f"Condition {condition!r} has no positional encoding to scale; scalable conditions: "
-                         f"{', '.join(map(repr, SCALABLE))} ('rpt' is the APE architecture trained with shuffled tokens, so it can be scaled)")
+                         f"{', '.join(map(repr, SCALABLE))} ('rpt' is the APE architecture trained with shuffled "
+                         "tokens, so it can be scaled)")
     return condition
 
 def _number(a):
@@ -46,16 +47,20 @@ def check_alphas(alphas, allow_extrapolation:bool=False) -> list:
     "`alphas` as a list of floats in [0, 1] (or >= 0 with `allow_extrapolation`), else raise."
     vals = [_number(a) for a in as_list(alphas)]
     if not vals: raise ValueError(f"No alpha given; the paper's grid is {list(ALPHAS)}")
-    bad = [a for a in vals if isinstance(a, bool) or not isinstance(a, (int, float, np.integer, np.floating)) or not math.isfinite(a)]
+    bad = [a for a in vals
+           if isinstance(a, bool) or not isinstance(a, (int, float, np.integer, np.floating)) or not math.isfinite(a)]
     if bad: raise ValueError(f"alphas must be numbers; got {bad!r}")
-    if any(a < 0 for a in vals): raise ValueError(f"alpha must be >= 0 (the model refuses negative scales); got {[a for a in vals if a < 0]}")
+    if any(a < 0 for a in vals):
+        raise ValueError(f"alpha must be >= 0 (the model refuses negative scales); got {[a for a in vals if a < 0]}")
     if not allow_extrapolation and any(a > 1 for a in vals):
-        raise ValueError(f"alpha {[a for a in vals if a > 1]} is outside [0, 1], an extrapolation the paper never made; pass allow_extrapolation=True to run it")
+        raise ValueError(f"alpha {[a for a in vals if a > 1]} is outside [0, 1], "
+                         "an extrapolation the paper never made; pass allow_extrapolation=True to run it")
     return list(dict.fromkeys(float(a) for a in vals))
 
 # %% ../nbs/04d_scaling.ipynb #24c8273c
-SWEEP_COLUMNS = ['condition', 'seed', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc', 'acc_clean',
-                 'acc_jpeg', 'fs_jpeg', 'acc_blur', 'fs_blur', 'chance', 'interpretable', 'n_images', 'n_perms', 'preset']
+SWEEP_COLUMNS = ['condition', 'seed', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc',
+                 'acc_clean', 'acc_jpeg', 'fs_jpeg', 'acc_blur', 'fs_blur', 'chance', 'interpretable',
+                 'n_images', 'n_perms', 'preset']
 
 def _corruption_cache(cache_root):
     "Corrupted sets beside the runs (`cache_root/corrupted`), or the robustness default."
@@ -63,7 +68,8 @@ def _corruption_cache(cache_root):
 
 def _fs_wide(fs:pd.DataFrame) -> pd.DataFrame:
     "Fragility rows (one per corruption) as one row per (condition, seed, alpha): acc_clean, acc_/fs_ per corruption."
-    w = fs.set_index(['condition', 'seed', 'alpha', 'acc_clean', 'corruption'])[['acc_shift', 'fs']].unstack('corruption')
+    keys = ['condition', 'seed', 'alpha', 'acc_clean', 'corruption']
+    w = fs.set_index(keys)[['acc_shift', 'fs']].unstack('corruption')
     w.columns = [f"{'acc' if m == 'acc_shift' else 'fs'}_{c}" for m, c in w.columns]
     return w.reset_index()
 
@@ -72,7 +78,8 @@ def sweep_table(fs:pd.DataFrame, # `fragility_table` rows (RPI off) at each alph
                 prof:pd.DataFrame, # RPI `model_profile` rows at each alpha (one or both estimators)
                 chance:float, # 1 / number of classes
                ) -> pd.DataFrame:
-    "One row per (condition, seed, estimator, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS, `interpretable`."
+    ("One row per (condition, seed, estimator, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS, "
+     "`interpretable`.")
     model, keys = ['condition', 'seed', 'alpha'], ['condition', 'seed', 'alpha', 'permuted']
     t = _fs_wide(fs).merge(rpi_measures(prof), on=model)
     n = prof[prof.permuted != 'none'].groupby(keys)[['n_images', 'n_perms']].first().reset_index()
@@ -110,7 +117,8 @@ def alpha_sweep(condition:str='ape', # a condition with a PE (`SCALABLE`)
 SWEEP_VALUES = ('delta_ssdc', 'fs_jpeg', 'fs_blur', 'acc_clean', 'rpi_auc')
 
 def paper_sweep(reference:pd.DataFrame) -> pd.DataFrame:
-    "The paper's scaling tables (3: APE, 4: sin-cos) as one row per (condition, alpha): paper_<metric> and paper_<metric>_sd."
+    ("The paper's scaling tables (3: APE, 4: sin-cos) as one row per (condition, alpha): "
+     "paper_<metric> and paper_<metric>_sd.")
     r = reference[reference.figure.isin(['Table 3', 'Table 4']) & reference.alpha.notna()]
     r = r.assign(metric=r.metric.replace({'delta_ssdc_rpi': 'delta_ssdc'}), alpha=r.alpha.astype(float).round(6))
     w = r.set_index(['condition', 'alpha', 'metric'])[['value', 'sd']].unstack('metric')
@@ -118,7 +126,8 @@ def paper_sweep(reference:pd.DataFrame) -> pd.DataFrame:
     return w.dropna(axis=1, how='all').reset_index()
 
 def sweep_summary(sweep:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:
-    "Per (condition, alpha): mean, population and sample SD over seeds, all-seeds `interpretable`, and the paper's values."
+    ("Per (condition, alpha): mean, population and sample SD over seeds, all-seeds `interpretable`, "
+     "and the paper's values.")
     by = ['condition', 'permuted', 'alpha']
     s = seed_summary(sweep, [v for v in SWEEP_VALUES if v in sweep], by)
     s = s.merge(sweep.groupby(by).interpretable.all().reset_index(), on=by)
@@ -130,13 +139,15 @@ def _trace(fig, col, x, y, sd, name, color, secondary, dash=None, symbol='circle
     "Add a line with error bars to subplot `col` on the left or right axis (one legend entry per name)."
     err = None if sd is None else dict(type='data', array=np.nan_to_num(np.asarray(sd, float)), visible=True)
     show = name not in {t.name for t in fig.data}
-    fig.add_trace(go.Scatter(x=x, y=y, error_y=err, mode='lines+markers', name=name, legendgroup=name, showlegend=show, opacity=opacity,
-                             line=dict(color=color, dash=dash, width=2.2), marker=dict(symbol=symbol, size=7)), row=1, col=col, secondary_y=secondary)
+    fig.add_trace(go.Scatter(x=x, y=y, error_y=err, mode='lines+markers', name=name, legendgroup=name, showlegend=show,
+                             opacity=opacity, line=dict(color=color, dash=dash, width=2.2),
+                             marker=dict(symbol=symbol, size=7)), row=1, col=col, secondary_y=secondary)
 
 def _paper_traces(fig, col, s):
     "The paper's ΔSSDC, JPEG FS and clean accuracy beside ours (sample SDs from population SDs of 4 seeds)."
     k = math.sqrt(4 / 3)
-    for m, color, sec, label in [('delta_ssdc', DEEP[0], False, 'ΔSSDC'), ('fs_jpeg', DEEP[1], True, 'JPEG FS'), ('acc_clean', '#8C8C8C', True, 'clean acc')]:
+    for m, color, sec, label in [('delta_ssdc', DEEP[0], False, 'ΔSSDC'), ('fs_jpeg', DEEP[1], True, 'JPEG FS'),
+                                 ('acc_clean', '#8C8C8C', True, 'clean acc')]:
         if f'paper_{m}' in s and s[f'paper_{m}'].notna().any():
             sd = s[f'paper_{m}_sd'] * k if f'paper_{m}_sd' in s else None
             _trace(fig, col, s.alpha, s[f'paper_{m}'], sd, f'{label} (paper)', color, sec, 'dash', 'diamond-open', 0.5)
@@ -158,7 +169,8 @@ def plot_alpha_sweep(summary:pd.DataFrame, # `sweep_summary` rows (with the pape
         s = s_all[s_all.permuted == s_all.permuted.iloc[0]]  # FS and accuracy do not depend on the estimator
         for m, color, label, dash in [('fs_jpeg', DEEP[1], 'JPEG FS', None), ('fs_blur', DEEP[2], 'blur FS', 'dot'),
                                       ('acc_clean', '#8C8C8C', 'clean acc', 'dashdot')]:
-            if f'{m}_mean' in s: _trace(fig, j, s.alpha, s[f'{m}_mean'], s[f'{m}_sd_sample'], f'{label} (ours)', color, True, dash)
+            if f'{m}_mean' in s:
+                _trace(fig, j, s.alpha, s[f'{m}_mean'], s[f'{m}_sd_sample'], f'{label} (ours)', color, True, dash)
         _paper_traces(fig, j, s)
         for a in s.alpha[~s.interpretable.astype(bool)]:
             fig.add_vrect(x0=a - 0.045, x1=a + 0.045, fillcolor='grey', opacity=0.2, line_width=0, row=1, col=j)
@@ -182,14 +194,17 @@ def rpi_summary(profiles:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.D
     rp = rp[rp.figure.isin(['Fig. 2a', 'Fig. 2b'])]
     paper = delta_ssdc(rp).merge(rpi_auc(rp), on=model_keys(rp))[['condition', 'trained', 'delta_ssdc', 'rpi_auc']]
     tab = paper_sweep(reference)
-    tab = tab[tab.alpha == 1.0][['condition', 'paper_delta_ssdc']].rename(columns=dict(paper_delta_ssdc='paper_delta_ssdc_table'))
+    tab = tab[tab.alpha == 1.0][['condition', 'paper_delta_ssdc']]
+    tab = tab.rename(columns=dict(paper_delta_ssdc='paper_delta_ssdc_table'))
     paper = paper.rename(columns=dict(delta_ssdc='paper_delta_ssdc_fig', rpi_auc='paper_rpi_auc_fig'))
     paper = paper.merge(tab, on='condition', how='outer')
-    return s.merge(paper.assign(trained=paper.trained.fillna(True).astype(bool)), on=['condition', 'trained'], how='left')
+    paper = paper.assign(trained=paper.trained.fillna(True).astype(bool))
+    return s.merge(paper, on=['condition', 'trained'], how='left')
 
 # %% ../nbs/04d_scaling.ipynb #c94122c5
 def sweep_conditions(pe) -> list:
-    "Conditions swept by `pe`: for 'all' the paper's APE and sin-cos plus our RoPE extension; else every named one with a PE."
+    ("Conditions swept by `pe`: for 'all' the paper's APE and sin-cos plus our RoPE extension; "
+     "else every named one with a PE.")
     conds = parse_conditions(pe)
     return ['ape', 'sincos', 'rope'] if as_list(pe) == ['all'] else [c for c in conds if c in SCALABLE]
 

@@ -1,0 +1,62 @@
+"""Time the experiment notebooks as a user runs them with papermill, from an empty run cache.
+
+    python benchmarks/papermill_bench.py [--repeats N] [--out benchmarks/papermill_bench.csv]
+
+For each case: the wall time of the `papermill` command (kernel start included), whether it succeeded, and for the
+executed notebook the number of cells that called a test function (`test_eq`, `test_fail`, ...: must be 0, the
+experiment notebooks run only the experiment). The typo case passes a misspelled parameter and must fail fast,
+naming the valid parameters. Run it with nothing else on the machine; the table says the load average it saw.
+"""
+import argparse, json, os, re, subprocess, sys, tempfile, time
+from pathlib import Path
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = [  # (name, notebook, papermill parameters, should succeed)
+    ('05_fragility -p pe rope', '05_fragility', ['-p', 'pe', 'rope'], True),
+    ('05_fragility -p pe_typo rope (typo)', '05_fragility', ['-p', 'pe_typo', 'rope'], False),
+    ('06_interventions -p pe rope', '06_interventions', ['-p', 'pe', 'rope'], True),
+    ('03c_untrained (defaults)', '03c_untrained', [], True),
+    ('08a_pretrained_analysis (defaults)', '08a_pretrained_analysis', [], True),
+]
+TEST_CALL = re.compile(r'^\s*test_(eq|fail|close|ne|is|warns)\(', re.M)
+
+
+def run_case(notebook:str, params:list, work:Path) -> dict:
+    "Run one papermill command from an empty run cache; time it and read back the executed notebook."
+    out = work / f'{notebook}-out.ipynb'
+    env = dict(os.environ, PE_ANCHOR_CACHE=str(work / 'runs'))
+    t0 = time.time()
+    cmd = ['papermill', str(ROOT / 'nbs' / f'{notebook}.ipynb'), str(out), *params, '-p', 'out_dir', str(work / 'out')]
+    r = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
+    seconds = time.time() - t0
+    cells = json.loads(out.read_text())['cells'] if out.exists() else []
+    ran = [c for c in cells if c['cell_type'] == 'code' and c.get('execution_count')]
+    tests = sum(bool(TEST_CALL.search(''.join(c['source']))) for c in ran)
+    valid_named = 'valid' in r.stderr.lower() or 'valid' in json.dumps(cells).lower()
+    return dict(seconds=round(seconds, 1), ok=r.returncode == 0, cells_run=len(ran), test_cells_run=tests,
+                error_names_valid=valid_named if r.returncode else None)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--repeats', type=int, default=1)
+    ap.add_argument('--out', default=str(ROOT / 'benchmarks' / 'papermill_bench.csv'))
+    args = ap.parse_args()
+    rows = []
+    for name, nb, params, should in CASES:
+        for rep in range(args.repeats):
+            with tempfile.TemporaryDirectory(prefix='pe_anchor-pm-') as d:
+                load = os.getloadavg()[0]
+                row = dict(case=name, repeat=rep, expected_ok=should, load_before=round(load, 2),
+                           **run_case(nb, params, Path(d)))
+            rows.append(row)
+            print(row, flush=True)
+    df = pd.DataFrame(rows)
+    df.to_csv(args.out, index=False)
+    print(df.to_string(index=False))
+    bad = df[(df.ok != df.expected_ok) | (df.test_cells_run > 0)]
+    sys.exit(1 if len(bad) else 0)
+
+
+if __name__ == '__main__': main()
