@@ -10,10 +10,11 @@ import argparse, json, sys
 CONDITION_NAMES = ('none', 'ape', 'sincos', 'rope', 'rpt')
 PRESET_NAMES = ('paper', 'cpu', 'smoke')
 ENGINE_NAMES = ('papermill', 'direct')
+DEFAULT_SEED_COUNTS = dict(paper=4, cpu=4, smoke=1)  # `pe_anchor.plan.DEFAULT_SEEDS`: seeds 0..n-1
 
 # %% auto #0
-__all__ = ['CONDITION_NAMES', 'PRESET_NAMES', 'ENGINE_NAMES', 'add_flag', 'condition_list', 'seed_value', 'seeds_value',
-           'train_parser', 'train_main', 'paper_parser', 'paper_main']
+__all__ = ['CONDITION_NAMES', 'PRESET_NAMES', 'ENGINE_NAMES', 'DEFAULT_SEED_COUNTS', 'add_flag', 'condition_list', 'seed_value',
+           'seeds_value', 'train_parser', 'train_main', 'paper_parser', 'paper_main']
 
 # %% ../nbs/09_cli.ipynb #0bff76c5
 def add_flag(parser:argparse.ArgumentParser, # the parser (or argument group)
@@ -85,7 +86,7 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(p, 'preset', default='cpu', choices=PRESET_NAMES, help='configuration preset (default: cpu)')
     add_flag(p, 'seeds', nargs='*', default=None, metavar='SEED',
              help='one integer N: the seeds 0..N-1; several (0 2) or a comma list (3,): these seeds '
-                  '(default: 4 at paper, 3 at cpu, 1 at smoke)')
+                  '(default: ' + ', '.join(f'{n} at {k}' for k, n in DEFAULT_SEED_COUNTS.items()) + ')')
     add_flag(p, 'conditions', default='all', type=condition_list, help="'all' or a comma list of "
              f"{', '.join(CONDITION_NAMES)} (default: all)")
     add_flag(p, 'out_dir', default=None, help='output folder (default: outputs/<preset>)')
