@@ -97,7 +97,9 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(p, 'analysis', nargs='*', default=None, metavar='KEY=VALUE',
              help='analysis settings, e.g. n_images=500 alphas=[1.0,0.5]')
     add_flag(p, 'no_report', action='store_true', help='skip the report')
-    add_flag(p, 'quick', action='store_true', help='one seed and 4 α values (1, 0.5, 0.1, 0): a first look')
+    add_flag(p, 'quick', action='store_true',
+             help='a first look: one seed, 4 α values (1, 0.5, 0.1, 0), 3-epoch runs, in-process, into '
+                  'outputs/<preset>-quick unless --out-dir')
     add_flag(p, 'redo_report', action='store_true',
              help='only redo the claims and the report of the reproduction in --out-dir, from its tables')
     add_flag(p, 'quiet', action='store_true', help='no progress bars')
@@ -112,12 +114,18 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
         from pe_anchor.training import parse_overrides
         from pe_anchor.paper import reproduce, rerender, default_out_dir
         from pe_anchor.plan import QUICK_LOOK
-        settings = parse_overrides(args.analysis) or {}
-        if args.quick: seeds, settings = seeds or [0], dict(QUICK_LOOK, **settings)
+        settings, overrides, engine = parse_overrides(args.analysis) or {}, None, args.engine
         out_dir = args.out_dir or default_out_dir(args.preset)
-        if args.redo_report: res = rerender(out_dir, report=not args.no_report, progress=not args.quiet)
-        else: res = reproduce(args.preset, seeds, args.conditions, out_dir, args.cache_root, args.device, args.engine,
-                              settings or None, report=not args.no_report, progress=not args.quiet)
+        if args.quick:
+            seeds = seeds or [0]
+            settings = dict(QUICK_LOOK['settings'], **settings)
+            overrides, engine = QUICK_LOOK['overrides'], QUICK_LOOK['engine']
+            out_dir = args.out_dir or f'{out_dir}-quick'
+        if args.redo_report:
+            res = rerender(out_dir, report=not args.no_report, progress=not args.quiet)
+        else:
+            res = reproduce(args.preset, seeds, args.conditions, out_dir, args.cache_root, args.device, engine,
+                            settings or None, overrides, report=not args.no_report, progress=not args.quiet)
     except (ValueError, FileNotFoundError, PermissionError) as e: p.exit(2, f"{p.prog}: error: {e}\n")
     report = str(res['report']) if res['report'] else None
     print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))
