@@ -18,7 +18,7 @@ __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CON
            'TrainConfig', 'ExperimentConfig', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
            'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
            'validate_config', 'config_fields', 'make_config', 'config_to_dict', 'config_from_dict', 'package_version',
-           'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'reference_csv', 'check_params']
+           'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'reference_csv']
 
 # %% ../nbs/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -333,23 +333,3 @@ def reference_csv() -> Path:
     `data_dir()`."""
     here = Path(__file__).resolve().parent.parent / 'data' / 'paper_reference.csv'
     return here if here.exists() else data_dir() / 'paper_reference.csv'
-
-# %% ../nbs/00_core.ipynb #c806a626
-def _shadowed(now, before, known) -> list:
-    "Names that existed before the parameters cell and now hold a different object (mappings only)."
-    if not (hasattr(now, 'items') and hasattr(before, 'items')): return []
-    return sorted(n for n, v in before.items()
-                  if n in now and now[n] is not v and n not in known and not n.startswith('_'))
-
-def check_params(names_now, # `globals()` (or its names) after the parameters (and injected) cells
-                 names_before, # `dict(globals())` (or `set(globals())`) snapshotted just before the parameters cell
-                 known, # the parameter names the notebook defines
-                ):
-    "Raise if papermill injected a parameter the notebook does not define, or one that shadows an existing name."
-    # IPython's _, _i1, ...
-    bad = sorted(n for n in set(names_now) - set(names_before) - set(known) if not n.startswith('_'))
-    if bad: raise ValueError(f"Unknown notebook parameter(s) {bad}; valid parameters: {sorted(known)}")
-    shadow = _shadowed(names_now, names_before, set(known))
-    if shadow:
-        raise ValueError(f"Notebook parameter(s) {shadow} shadow names the notebook already defines "
-                         f"(modules, helpers); valid parameters: {sorted(known)}")
