@@ -23,7 +23,7 @@ from .models import build_model
 from .plan import (UNITS, drop_unit, make_plan, read_manifest, record_unit, run_list, unit_done, unit_keys,
                             unit_problem, write_plan)
 from .claims import claims_table
-from .render import render_report
+from .render import render_report, static_image
 
 # %% auto #0
 __all__ = ['EMERGENCE_COLUMNS', 'PLOTLY_MIME', 'PUBLISHED', 'TABLE_UNITS', 'REPORT_NOTEBOOK', 'epoch_models', 'run_emergence',
@@ -97,7 +97,7 @@ def add_static_fallback(path) -> int:
         for out in cell.get('outputs', []):
             data = out.get('data', {})
             if PLOTLY_MIME in data and 'image/png' not in data:
-                png = go.Figure(data[PLOTLY_MIME]).to_image(format='png')
+                png = static_image(go.Figure(data[PLOTLY_MIME]), 'png')
                 data['image/png'] = base64.b64encode(png).decode()
                 n += 1
     if n:
