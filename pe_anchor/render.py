@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 from .core import CONDITIONS, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS
-from .core import PRESETS, check_choice
+from .core import PRESETS, check_choice, make_config
 from .files import atomic_write
 from .robustness import TABLE5_ORDER
 from .layers import RPI_ESTIMATORS
@@ -284,14 +284,18 @@ DEVIATION_REASONS = {  # field -> why the `cpu` preset departs from the paper's 
 }
 
 def deviations_table(preset:str='cpu', # one of `PRESETS`
+                     overrides:dict|None=None, # the config overrides of the runs (a reproduction's plan)
                     ) -> pd.DataFrame:
-    "Every config field: the paper's value, `preset`'s value, whether they differ and why."
-    ours, paper = PRESETS[check_choice(preset, PRESETS, 'preset')], PRESETS['paper']
+    "Every config field: the paper's value, the runs' value (`preset` with `overrides`), whether they differ and why."
+    base, paper = PRESETS[check_choice(preset, PRESETS, 'preset')], PRESETS['paper']
+    ours = make_config(base.condition, preset, **(overrides or {}))
     rows = []
     for section in ('model', 'data', 'train'):
         for f in dataclasses.fields(getattr(paper, section)):
             a, b = getattr(getattr(paper, section), f.name), getattr(getattr(ours, section), f.name)
             why = DEVIATION_REASONS.get(f.name, '') if a != b and preset == 'cpu' else ''
+            if f.name in (overrides or {}):
+                why = f"override of the `{preset}` preset's {getattr(getattr(base, section), f.name)}"
             rows.append(dict(section=section, field=f.name, paper=str(a), ours=str(b), preset=preset, differs=a != b,
                              why=why))
     return pd.DataFrame(rows)

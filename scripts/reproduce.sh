@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 . .venv/bin/activate
-PRESET=${PRESET:-cpu}; SEEDS=${SEEDS:-"0 1 2"}; OUT=${OUT:-outputs/$PRESET}
+PRESET=${PRESET:-cpu}; SEEDS=${SEEDS:-"0 1 2 3"}; OUT=${OUT:-outputs/$PRESET}
 mkdir -p "$OUT"
 if python -c "import pe_anchor.paper" 2>/dev/null; then
   # a comma list ("0,1,2,"): these seeds (a single integer would be a count, as -p seeds N in the notebooks)
