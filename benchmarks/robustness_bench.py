@@ -11,7 +11,8 @@ import argparse, os, tempfile, time
 import torch
 from pe_anchor.data import get_dataset, eval_tensors
 from pe_anchor.training import get_trained, untrained_model, accuracy
-from pe_anchor.robustness import corruption_grid, fragility_table
+from pe_anchor.corruptions import corruption_grid
+from pe_anchor.robustness import fragility_table
 from pe_anchor.corruptions import corrupted_images, images_fingerprint, jpeg
 
 GRID = ('jpeg', 'blur', 'jpeg-c', 'blur-c')

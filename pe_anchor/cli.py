@@ -10,7 +10,7 @@ import argparse, json, sys
 CONDITION_NAMES = ('none', 'ape', 'sincos', 'rope', 'rpt')
 PRESET_NAMES = ('paper', 'cpu', 'smoke')
 ENGINE_NAMES = ('papermill', 'direct')
-DEFAULT_SEED_COUNTS = dict(paper=4, cpu=4, smoke=1)  # `pe_anchor.plan.DEFAULT_SEEDS`: seeds 0..n-1
+DEFAULT_SEED_COUNTS = dict(paper=4, cpu=4, smoke=1)  # `pe_anchor.study.STUDY_DEFAULTS`: seeds 0..n-1
 
 # %% auto #0
 __all__ = ['CONDITION_NAMES', 'PRESET_NAMES', 'ENGINE_NAMES', 'DEFAULT_SEED_COUNTS', 'add_flag', 'condition_list', 'seed_value',
@@ -94,8 +94,9 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(p, 'device', default=None, help='training device (default: cuda if available)')
     add_flag(p, 'engine', default='papermill', choices=ENGINE_NAMES,
              help='papermill: execute notebooks 05 and 06; direct: in-process (default: papermill)')
-    add_flag(p, 'analysis', nargs='*', default=None, metavar='KEY=VALUE',
-             help='analysis settings, e.g. n_images=500 alphas=[1.0,0.5]')
+    p.add_argument('--study', '--analysis', dest='study', nargs='*', default=None, metavar='KEY=VALUE',
+                   help='study settings (fields of pe_anchor.study.StudyConfig), e.g. n_images=500 pe_scales=[1.0,0.5] '
+                        'rpi=image (default: the preset\'s)')
     add_flag(p, 'no_report', action='store_true', help='skip the report')
     add_flag(p, 'quick', action='store_true',
              help='a first look: one seed, 4 α values (1, 0.5, 0.1, 0), 3-epoch runs, in-process, into '
@@ -112,20 +113,21 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
     try:
         seeds = seeds_value(args.seeds)
         from pe_anchor.training import parse_overrides
+        from pe_anchor.study import make_study
         from pe_anchor.paper import reproduce, rerender, default_out_dir
         from pe_anchor.plan import QUICK_LOOK
-        settings, overrides, engine = parse_overrides(args.analysis) or {}, None, args.engine
+        settings, engine = parse_overrides(args.study), args.engine
         out_dir = args.out_dir or default_out_dir(args.preset)
         if args.quick:
-            seeds = seeds or [0]
-            settings = dict(QUICK_LOOK['settings'], **settings)
-            overrides, engine = QUICK_LOOK['overrides'], QUICK_LOOK['engine']
+            settings = QUICK_LOOK['study'] | settings
+            seeds, engine = seeds or settings.pop('seeds'), QUICK_LOOK['engine']
             out_dir = args.out_dir or f'{out_dir}-quick'
         if args.redo_report:
             res = rerender(out_dir, report=not args.no_report, progress=not args.quiet)
         else:
-            res = reproduce(args.preset, seeds, args.conditions, out_dir, args.cache_root, args.device, engine,
-                            settings or None, overrides, report=not args.no_report, progress=not args.quiet)
+            study = make_study(args.preset, args.conditions, seeds, **settings)
+            res = reproduce(study, out_dir, args.cache_root, args.device, engine, report=not args.no_report,
+                            progress=not args.quiet)
     except (ValueError, FileNotFoundError, PermissionError) as e: p.exit(2, f"{p.prog}: error: {e}\n")
     report = str(res['report']) if res['report'] else None
     print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))

@@ -14,14 +14,14 @@ import torch, torch.nn.functional as F
 import torchvision
 from torchvision.transforms import v2
 from torchvision.transforms.v2 import functional as TF
-from .core import check_choice
+from .core import as_list, check_choice
 from .files import atomic_write
 
 # %% auto #0
 __all__ = ['JPEG_PATHS', 'BORDERS', 'IMAGENET_C_JPEG', 'IMAGENET_C_BLUR', 'CORRUPTIONS', 'PAPER_CORRUPTIONS', 'CACHE_VERSION',
            'check_quality', 'check_uint8', 'default_workers', 'jpeg', 'jpeg_parity', 'check_blur', 'gaussian_kernel1d',
            'gaussian_blur', 'imagenet_c_kernel', 'Corruption', 'get_corruption', 'corruption_params', 'severity_label',
-           'setting', 'images_fingerprint', 'corrupted_key', 'corrupted_images']
+           'setting', 'corruption_grid', 'images_fingerprint', 'corrupted_key', 'corrupted_images']
 
 # %% ../nbs/04a_corruptions.ipynb #236dcac1
 JPEG_PATHS = ('tensor', 'pil')
@@ -208,6 +208,28 @@ def setting(corruption, severity=None) -> str:
     p = corruption_params(corruption, severity)
     if 'quality' in p: return f"quality={p['quality']}"
     return f"kernel={p['kernel_size']} sigma={p['sigma']:g} {p['border']}"
+
+# %% ../nbs/04a_corruptions.ipynb #1dc29d3e
+def _severities_for(c:Corruption, severities) -> list:
+    "The severities of `c` selected by `severities` (see `corruption_grid`)."
+    s = severities.get(c.name) if isinstance(severities, dict) else (None if c.paper else severities)
+    if not as_list(s): return [None] if c.paper else list(c.severities)
+    if c.kind == 'blur' and c.table is None:  # (kernel, sigma) pairs: 'k,s;k,s', a pair, or a list of pairs
+        if isinstance(s, str): return as_list(s, ';')
+        return [s] if len(s) == 2 and not isinstance(s[0], (list, tuple, str)) else list(s)
+    return as_list(s)
+
+def corruption_grid(corruptions=PAPER_CORRUPTIONS, # names (list or comma string)
+                    severities=None, # None/'' = defaults; list or comma string; or {corruption: severities}
+                   ) -> list:
+    "Validated `(corruption, severity_label)` pairs to evaluate."
+    grid = []
+    for name in as_list(corruptions):
+        c = get_corruption(name); sevs = _severities_for(c, severities)
+        if not sevs: raise ValueError(f"Corruption {name!r} needs explicit severities ({c.note})")
+        grid += [(name, severity_label(c, s)) for s in sevs]
+    if not grid: raise ValueError(f"No corruptions given; valid choices: {', '.join(map(repr, CORRUPTIONS))}")
+    return list(dict.fromkeys(grid))
 
 # %% ../nbs/04a_corruptions.ipynb #027fe984
 CACHE_VERSION = 2  # 2: files carry their key and the SHA-256 of their images

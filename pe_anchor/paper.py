@@ -9,28 +9,25 @@ from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from tqdm.auto import tqdm
-from .core import CONDITIONS
-from .core import make_config, package_version
+from .core import CONDITIONS, package_version, parse_seeds
 from .files import save_table, atomic_write
 from .data import dataset_for
-from .training import get_trained, run_dir, default_cache_root
-from .robustness import fragility_experiment, corruption_grid
-from .core import parse_seeds, as_list
-from .scaling import interventions_experiment, sweep_conditions, write_tables
-from .interventions import paper_reference, eval_data, model_profiles, N_PERMS
-from .layers import RPI_ESTIMATORS
+from .training import run_dir, default_cache_root
+from .study import StudyConfig, make_study, select_runs, study_grid, study_runs
+from .robustness import corrupted_dir, fragility_experiment
+from .scaling import interventions_experiment, write_tables
+from .interventions import paper_reference, eval_data, model_profiles
 from .models import build_model
-from .plan import (UNITS, drop_unit, make_plan, read_manifest, record_unit, run_list, unit_done, unit_keys,
-                            unit_problem, write_plan)
+from .plan import (UNITS, check_engine, drop_unit, read_manifest, read_plan, record_unit, unit_done,
+                            unit_keys, unit_problem, write_plan)
 from .claims import claims_table
 from .render import render_report, static_image
 
 # %% auto #0
 __all__ = ['EMERGENCE_COLUMNS', 'PLOTLY_MIME', 'PUBLISHED', 'TABLE_UNITS', 'REPORT_NOTEBOOK', 'epoch_models', 'run_emergence',
-           'emergence_table', 'nbs_dir', 'run_notebook', 'add_static_fallback', 'pe_param', 'interventions_tables',
-           'compute_fragility', 'compute_interventions', 'run_unit', 'load_tables', 'check_data', 'step_costs',
-           'default_out_dir', 'progress_bar', 'advance', 'analysis_steps', 'write_report', 'reproduce', 'rerender',
-           'main']
+           'emergence_table', 'nbs_dir', 'run_notebook', 'add_static_fallback', 'pe_param', 'compute_fragility',
+           'compute_interventions', 'run_unit', 'load_tables', 'check_data', 'step_costs', 'default_out_dir',
+           'progress_bar', 'advance', 'analysis_steps', 'write_report', 'reproduce', 'rerender', 'main']
 
 # %% ../nbs/07_paper.ipynb #74f1d955
 EMERGENCE_COLUMNS = ['condition', 'seed', 'epoch', 'layer', 'permuted', 'ssdc', 'perm_sd', 'n_perms', 'n_images',
@@ -42,7 +39,10 @@ def epoch_models(run) -> list:
     first = build_model(cfg.model, seed=cfg.train.seed).eval()
     return [(0, first)] + [(e, run.load_epoch(e)) for e in run.epochs_available()]
 
-def run_emergence(run, n_perms:int=N_PERMS, estimators=tuple(RPI_ESTIMATORS)) -> pd.DataFrame:
+def run_emergence(run, # a finished `Run` (its kept epoch weights)
+                  n_perms:int, # K, permutations per RPI estimator
+                  rpi, # RPI estimators, e.g. `study.rpi`
+                 ) -> pd.DataFrame:
     "Per-epoch SSDC of one run (unpermuted and under each estimator), with each epoch's clean test accuracy."
     cfg = run.config
     if not run.epochs_available():  # no kept weights: the training log
@@ -50,15 +50,19 @@ def run_emergence(run, n_perms:int=N_PERMS, estimators=tuple(RPI_ESTIMATORS)) ->
         if 'site' in s: s = s[s.site == 'ln1']
         return s.assign(perm_sd=np.nan, n_perms=1).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
     data = eval_data(cfg, cfg.train.ssdc_images or None)
-    rows = [model_profiles(m, data, n_perms, estimators, cfg.train.eval_batch_size, condition=cfg.condition,
+    rows = [model_profiles(m, data, n_perms, rpi, cfg.train.eval_batch_size, condition=cfg.condition,
                            seed=cfg.train.seed).assign(epoch=e) for e, m in epoch_models(run)]
     return pd.concat(rows, ignore_index=True).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
 
-def emergence_table(runs, n_perms:int=N_PERMS, estimators=tuple(RPI_ESTIMATORS)) -> pd.DataFrame:
+def emergence_table(study:StudyConfig, # its conditions, seeds, `rpi` and `n_perms`
+                    runs:dict, # {(condition, seed): Run} holding the study's runs
+                   ) -> pd.DataFrame:
     "Per-epoch SSDC (every layer, unpermuted and under each RPI estimator) of every run, with clean test accuracy."
-    rows = [run_emergence(r, n_perms, estimators).assign(preset=r.config.preset) for r in runs]
+    keys = sorted(study.analysed_keys)  # (condition, seed) in alphabetical order, as every table so far
+    rows = [run_emergence(r, study.n_perms, study.rpi).assign(preset=r.config.preset) for r in select_runs(runs, keys)]
     return (pd.concat(rows, ignore_index=True).reindex(columns=EMERGENCE_COLUMNS) if rows
             else pd.DataFrame(columns=EMERGENCE_COLUMNS))
+
 
 # %% ../nbs/07_paper.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -109,33 +113,26 @@ def pe_param(conditions:list) -> str:
     return 'all' if set(conditions) == set(CONDITIONS) else ','.join(conditions)
 
 # %% ../nbs/07_paper.ipynb #c2129db1
-def interventions_tables(plan:dict, cache_root, device=None, reference=None) -> dict:
-    """The tables of `interventions_experiment` for `plan`, computed in this process (config overrides passed to every
-    run)."""
-    s = plan['settings']
-    return interventions_experiment(pe_param(plan['conditions']), plan['preset'], plan['seeds'], s['n_perms'],
-                                    s['estimators'], s['alphas'], s['n_images'] or None, cache_root,
-                                    reference=reference, device=device, **plan['overrides'])
-
-def compute_fragility(plan, dest, out, cache_root, device=None):
-    "Notebook 05's tables for `plan` in `dest` (executed through papermill, or directly)."
-    s, p = plan['settings'], plan
-    if p['engine'] == 'direct':
-        return fragility_experiment(p['conditions'], p['preset'], p['seeds'], as_list(s['corruptions']), None,
-                                    s['matched'], s['limit'] or None, cache_root, dest, device=device, **p['overrides'])
-    params = dict(pe=pe_param(p['conditions']), preset=p['preset'], seeds=p['seeds'], corruptions=s['corruptions'],
-                  severities='', matched=s['matched'], limit=s['limit'], reference='', out_dir=str(dest),
+def compute_fragility(study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None):
+    "Notebook 05's tables for the study in `dest` (executed through papermill, or directly)."
+    if engine == 'direct': return fragility_experiment(study, runs, corrupted_dir(cache_root), dest, device)
+    default = study.corruptions == study_grid(study.corruption_names)  # each corruption at its own severities
+    params = dict(pe=pe_param(study.conditions), preset=study.preset, seeds=list(study.seeds),
+                  corruptions=','.join(study.corruption_names), severities='' if default else study.severities,
+                  matched=study.matched, fragility_images=study.fragility_images, reference='', out_dir=str(dest),
                   cache_root=str(cache_root))
     run_notebook('05_fragility', out / 'notebooks' / '05_fragility.ipynb', params)
 
-def compute_interventions(plan, dest, out, cache_root, device=None):
-    "Notebook 06's tables for `plan` in `dest` (executed through papermill, or directly)."
-    s, p = plan['settings'], plan
-    if p['engine'] == 'direct':
-        return write_tables(interventions_tables(p, cache_root, device, paper_reference()), dest)
-    params = dict(pe=pe_param(p['conditions']), preset=p['preset'], seeds=p['seeds'], n_perms=s['n_perms'],
-                  estimators=','.join(s['estimators']), alphas=s['alphas'], allow_extrapolation=False,
-                  n_images=s['n_images'], out_dir=str(dest), cache_root=str(cache_root))
+def compute_interventions(study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None):
+    "Notebook 06's tables for the study in `dest` (executed through papermill, or directly)."
+    if engine == 'direct':
+        res = interventions_experiment(study, runs, corrupted_dir(cache_root), reference=paper_reference(),
+                                       device=device)
+        return write_tables(res, dest)
+    params = dict(pe=pe_param(study.conditions), preset=study.preset, seeds=list(study.seeds), n_perms=study.n_perms,
+                  rpi=','.join(study.rpi), pe_scales=list(study.pe_scales),
+                  allow_extrapolation=study.allow_extrapolation, n_images=study.n_images, out_dir=str(dest),
+                  cache_root=str(cache_root))
     run_notebook('06_interventions', out / 'notebooks' / '06_interventions.ipynb', params)
 
 # %% ../nbs/07_paper.ipynb #a6546261
@@ -165,15 +162,15 @@ def load_tables(out_dir, preset:str|None=None, seeds=None, units=TABLE_UNITS) ->
     if 'plan' not in m:
         raise FileNotFoundError(f"No reproduction in {out} (no manifest.json): "
                                 f"run `pe-anchor-paper --out-dir {out}` first")
-    plan = m['plan']
     if m.get('version') != package_version():
         raise ValueError(f"{out} was made by pe_anchor {m.get('version')}, this is {package_version()}: "
                          "re-run pe-anchor-paper to recompute it")
-    if preset is not None and plan['preset'] != preset:
-        raise ValueError(f"{out} holds preset {plan['preset']!r}, not {preset!r}")
-    if seeds is not None and plan['seeds'] != parse_seeds(seeds):
-        raise ValueError(f"{out} holds seeds {plan['seeds']}, not {parse_seeds(seeds)}")
-    keys, tables = unit_keys(plan), {}
+    study, engine = read_plan(out)
+    if preset is not None and study.preset != preset:
+        raise ValueError(f"{out} holds preset {study.preset!r}, not {preset!r}")
+    if seeds is not None and list(study.seeds) != parse_seeds(seeds):
+        raise ValueError(f"{out} holds seeds {list(study.seeds)}, not {parse_seeds(seeds)}")
+    keys, tables = unit_keys(study, engine), {}
     for u in units:
         why = unit_problem(out, u, keys[u])
         if why: raise ValueError(f"Analysis {u!r} in {out} cannot be used ({why}): re-run pe-anchor-paper")
@@ -182,23 +179,23 @@ def load_tables(out_dir, preset:str|None=None, seeds=None, units=TABLE_UNITS) ->
     return tables
 
 # %% ../nbs/07_paper.ipynb #bf9a3388
-def check_data(plan:dict, train:bool=False) -> tuple:
-    "(test images, training images) of the plan's dataset; raises the data module's error if it is missing."
-    cfg = make_config(plan['conditions'][0], plan['preset'], seed=plan['seeds'][0], **plan['overrides'])
+def check_data(study:StudyConfig, train:bool=False) -> tuple:
+    "(test images, training images) of the study's dataset; raises the data module's error if it is missing."
+    cfg = study.config(study.conditions[0], study.seeds[0])
     n_test = len(dataset_for(cfg, 'test'))
     return n_test, len(dataset_for(cfg, 'train')) if train else 0
 
-def step_costs(plan:dict, n_test:int, n_train:int) -> dict:
+def step_costs(study:StudyConfig, n_test:int, n_train:int) -> dict:
     "Rough cost of each kind of step, in forward passes over the test split (for the time-remaining estimate)."
-    s, cfg = plan['settings'], make_config('ape', plan['preset'], **plan['overrides'])
-    f05 = min(1, (s['limit'] or n_test) / n_test)
-    f06 = min(1, (s['n_images'] or n_test) / n_test)
-    P = s['n_perms'] * len(s['estimators'])
-    runs, sweeps = len(run_list(plan)), len(sweep_conditions(pe_param(plan['conditions']))) * len(plan['seeds'])
-    sets = len(corruption_grid(s['corruptions'])); pe_runs = sum(c != 'none' for c, _ in run_list(plan))
+    cfg = study.config('ape', 0)
+    f05 = min(1, (study.fragility_images or n_test) / n_test)
+    f06 = min(1, (study.n_images or n_test) / n_test)
+    P = study.n_perms * len(study.rpi)
+    runs, sweeps = len(study.run_keys), len(study.scaled) * len(study.seeds)
+    pe_runs = sum(c != 'none' for c, _ in study.run_keys)
     return dict(train=cfg.train.epochs * (3 * n_train + 3 * cfg.train.ssdc_images) / n_test + 1,
-                fragility=f05 * (runs * (1 + sets) + s['matched'] * pe_runs * 3) + 1,
-                interventions=f06 * (runs * 3 * (1 + P) + sweeps * len(s['alphas']) * (3 + P)) + 1,
+                fragility=f05 * (runs * (1 + len(study.corruptions)) + study.matched * pe_runs * 3) + 1,
+                interventions=f06 * (runs * 3 * (1 + P) + sweeps * len(study.pe_scales) * (3 + P)) + 1,
                 emergence=runs * (cfg.train.epochs + 1) * (1 + P) * cfg.train.ssdc_images / n_test,
                 claims=0.01, report=2.0)
 
@@ -217,70 +214,61 @@ def advance(bar, cost:float):
     "Advance `bar` by `cost` (never past its total)."
     bar.update(min(cost, max(bar.total - bar.n, 0)))
 
-def _train_step(plan, c, s, cache_root, device, progress):
-    return lambda: get_trained(c, plan['preset'], s, cache_root, device=device, progress=progress, **plan['overrides'])
-
-def analysis_steps(plan, out, cache_root, device, runs:dict, report:bool) -> list:
+def analysis_steps(study:StudyConfig, engine:str, out, cache_root, device, runs:dict, report:bool) -> list:
     "(unit, compute) of every analysis, in order."
-    s = plan['settings']
-    em = lambda: emergence_table([runs[k] for k in sorted(runs) if k[0] in plan['conditions']], s['n_perms'],
-                                 s['estimators'])
-    unit_fn = dict(emergence=lambda d: save_table(em(), d / 'emergence.csv'),
-                   fragility=lambda d: compute_fragility(plan, d, out, cache_root, device),
-                   interventions=lambda d: compute_interventions(plan, d, out, cache_root, device),
+    unit_fn = dict(emergence=lambda d: save_table(emergence_table(study, runs), d / 'emergence.csv'),
+                   fragility=lambda d: compute_fragility(study, engine, runs, d, out, cache_root, device),
+                   interventions=lambda d: compute_interventions(study, engine, runs, d, out, cache_root, device),
                    claims=lambda d: save_table(claims_table(load_tables(out, units=TABLE_UNITS[:-1]),
                                                             paper_reference()), d / 'claims.csv'))
-    if report: unit_fn['report'] = lambda d: write_report(out, d, plan, cache_root)
+    if report: unit_fn['report'] = lambda d: write_report(out, d, study, cache_root)
     return list(unit_fn.items())
 
 # %% ../nbs/07_paper.ipynb #f1efa807
 REPORT_NOTEBOOK = '07a_report'  # nbs/07a_report.ipynb: the report, executed against a reproduction's output folder
 
-def write_report(out, dest, plan:dict, cache_root) -> Path:
+def write_report(out, dest, study:StudyConfig, cache_root) -> Path:
     "Execute the report notebook against `out` into `out/notebooks/07_report.ipynb`; render it to `dest/report.html`."
     out = Path(out)
     ex = run_notebook(REPORT_NOTEBOOK, out / 'notebooks' / '07_report.ipynb',
-                      dict(preset=plan['preset'], seeds=plan['seeds'], out_dir=str(out), cache_root=str(cache_root)),
+                      dict(preset=study.preset, seeds=list(study.seeds), out_dir=str(out), cache_root=str(cache_root)),
                       cwd=out)
     return render_report(ex, Path(dest) / 'report.html', title='pe_anchor: reproduction report')
 
 # %% ../nbs/07_paper.ipynb #7ee11029
-def reproduce(preset:str='cpu', # one of `PRESETS`
-              seeds=None, # training seeds: a count or a list (default `DEFAULT_SEEDS[preset]`)
-              conditions='all', # 'all', a condition or a comma list
+def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(...)`, or a preset name (its defaults)
               out_dir=None, # where tables, notebooks and the report go (default `outputs/<preset>`)
               cache_root=None, # the run cache (default `default_cache_root()`)
               device=None, # training (and, with the direct engine, analysis) device
               engine:str='papermill', # 'papermill' (executed notebooks 05/06) or 'direct' (in-process)
-              settings:dict|None=None, # analysis settings overriding `ANALYSIS[preset]`
-              overrides:dict|None=None, # config field overrides of every run (direct engine only)
               report:bool=True, # execute and render the report
               progress:bool=True, # the progress bar (and the runs' epoch bars)
              ) -> dict:
     "Train or load every run, run (or reuse) every analysis, test the claims and render the report; returns what ran."
-    plan = make_plan(preset, seeds, conditions, settings, overrides, engine)
+    study = make_study(study) if isinstance(study, str) else study
+    if not isinstance(study, StudyConfig):
+        raise TypeError(f"study must be a StudyConfig (`make_study`) or a preset name; got {type(study).__name__}")
+    engine = check_engine(engine, study)
     # absolute paths: notebooks 05/06 and the report run with another working directory
-    out = Path(out_dir or default_out_dir(preset)).resolve()
+    out = Path(out_dir or default_out_dir(study.preset)).resolve()
     cache = (Path(cache_root) if cache_root else default_cache_root()).resolve()
-    keys = unit_keys(plan)
-    pending_runs = [k for k in run_list(plan)
-                    if not (run_dir(make_config(k[0], preset, seed=k[1], **plan['overrides']), cache)
-                            / 'done.json').exists()]
-    n_test, n_train = check_data(plan, train=bool(pending_runs))
-    out.mkdir(parents=True, exist_ok=True); write_plan(out, plan)
-    costs, runs, log, t0 = step_costs(plan, n_test, max(n_train, 1)), {}, [], time.time()
-    units = [u for u in UNITS if u != 'report' or report]; n = len(run_list(plan)) + len(units)
+    keys = unit_keys(study, engine)
+    pending_runs = [k for k in study.run_keys if not (run_dir(study.config(*k), cache) / 'done.json').exists()]
+    n_test, n_train = check_data(study, train=bool(pending_runs))
+    out.mkdir(parents=True, exist_ok=True); write_plan(out, study, engine)
+    costs, runs, log, t0 = step_costs(study, n_test, max(n_train, 1)), {}, [], time.time()
+    units = [u for u in UNITS if u != 'report' or report]; n = len(study.run_keys) + len(units)
     todo = costs['train'] * len(pending_runs) + sum(costs[u] for u in units if not unit_done(out, u, keys[u]))
     bar = progress_bar(todo, progress, n - len(pending_runs) - sum(not unit_done(out, u, keys[u]) for u in units), n,
                        out, cache)
-    for i, (c, s) in enumerate(run_list(plan), 1):
+    for i, (c, s) in enumerate(study.run_keys, 1):
         st, new = time.time(), (c, s) in pending_runs; bar.set_description_str(f'[{i}/{n}] training {c} seed {s}')
-        runs[c, s] = _train_step(plan, c, s, cache, device, progress)()
+        runs |= study_runs(study, cache, device, progress, keys=[(c, s)])
         log.append(dict(step=f'train {c} s{s}', status='ran' if new else 'reused', seconds=time.time() - st))
         if new: advance(bar, costs['train'])
     dirty = False  # an analysis ran: the claims and the report that read it are redone
-    for i, (unit, compute) in enumerate(analysis_steps(plan, out, cache, device, runs, report),
-                                        len(run_list(plan)) + 1):
+    for i, (unit, compute) in enumerate(analysis_steps(study, engine, out, cache, device, runs, report),
+                                        len(study.run_keys) + 1):
         st = time.time()
         if unit_done(out, unit, keys[unit]) and not (dirty and unit in ('claims', 'report')):
             log.append(dict(step=unit, status='reused', seconds=0.0)); continue
@@ -293,7 +281,7 @@ def reproduce(preset:str='cpu', # one of `PRESETS`
     if progress:
         print(f"done in {time.time() - t0:.1f} s: {(log.status == 'ran').sum()} steps ran, "
               f"{(log.status == 'reused').sum()} reused" + (f"; report {out / 'report.html'}" if report else ''))
-    return dict(out_dir=out, plan=plan, steps=log, seconds=time.time() - t0,
+    return dict(out_dir=out, study=study, engine=engine, steps=log, seconds=time.time() - t0,
                 report=out / 'report.html' if report else None)
 
 # %% ../nbs/07_paper.ipynb #ec9f0963
@@ -304,22 +292,20 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
     """Redo the claims (and the report) of a finished reproduction from its tables alone: no run cache, no training.
     For a change to the claims or the report code; a changed analysis needs `reproduce`."""
     out = Path(out_dir).resolve()
-    plan = read_manifest(out).get('plan')
-    if plan is None:
-        raise FileNotFoundError(f"No reproduction in {out} (no manifest.json): run `pe-anchor-paper` first")
-    keys, t0, log = unit_keys(plan), time.time(), []
+    study, engine = read_plan(out)
+    keys, t0, log = unit_keys(study, engine), time.time(), []
     stale = [u for u in ('emergence', 'fragility', 'interventions') if unit_problem(out, u, keys[u])]
     if stale:
         why = unit_problem(out, stale[0], keys[stale[0]])
         raise ValueError(f"{out}: analyses {stale} are missing or stale ({why}); "
                          f"run `pe-anchor-paper --out-dir {out}` to recompute them")
-    write_plan(out, plan)
-    for unit, compute in analysis_steps(plan, out, default_cache_root(), None, {}, report):
+    write_plan(out, study, engine)
+    for unit, compute in analysis_steps(study, engine, out, default_cache_root(), None, {}, report):
         if unit not in ('claims', 'report'): continue
         st = time.time(); run_unit(out, unit, keys[unit], compute)
         log.append(dict(step=unit, status='ran', seconds=time.time() - st))
     if progress: print(f"claims{' and report' if report else ''} redone in {time.time() - t0:.1f} s: {out}")
-    return dict(out_dir=out, plan=plan, steps=pd.DataFrame(log), seconds=time.time() - t0,
+    return dict(out_dir=out, study=study, engine=engine, steps=pd.DataFrame(log), seconds=time.time() - t0,
                 report=out / 'report.html' if report else None)
 
 

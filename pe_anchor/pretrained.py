@@ -24,6 +24,7 @@ from .interventions import model_profile, model_profiles
 from .scaling import sweep_table, paper_sweep
 from .robustness import fragility_table, unshifted_rows, paper_table5
 from .corruptions import PAPER_CORRUPTIONS
+from .study import StudyConfig
 
 # %% auto #0
 __all__ = ['TIMM_FAMILIES', 'timm_family', 'check_timm_model', 'TimmConfig', 'timm_pe', 'timm_config', 'TimmViT', 'run_block',
@@ -261,21 +262,20 @@ def model_norm(model:TimmViT, # a wrapped timm model
     return tuple(cfg['mean']), tuple(cfg['std'])
 
 # %% ../nbs/08_pretrained.ipynb #f312a475
-def analyse_model(model:TimmViT, # a wrapped timm model
+def analyse_model(study:StudyConfig, # its `rpi`, `n_perms` and `pe_scales` (the rest describes trained runs)
+                  model:TimmViT, # a wrapped timm model
                   name:str, # its label in the tables
                   data:tuple, # (uint8 images, labels, mean, std)
                   num_classes:int, # classes of the data (chance = 1 / num_classes)
-                  alphas=(1.0, 0.5, 0.0), # positional scales (only 1.0 for a model without PE)
-                  n_perms:int=2, # K, RPI permutations averaged (the paper's estimator: one per batch of 1,000)
                   batch_size:int=64,
                  ) -> dict:
     "Tidy tables of one model: `profiles` (SSDC per layer, plain and RPI), `fragility` and `sweep` (per α)."
-    alphas = list(alphas) if model.cfg.pe != 'none' else [1.0]
-    prof = model_profiles(model, data, n_perms, ('batch',), batch_size, condition=name, seed=0, pe=model.cfg.pe)
-    fs = fragility_table({(name, 0): model}, data, PAPER_CORRUPTIONS, alphas=alphas, cache_dir=False,
+    pe_scales = list(study.pe_scales) if model.cfg.pe != 'none' else [1.0]
+    prof = model_profiles(model, data, study.n_perms, study.rpi, batch_size, condition=name, seed=0, pe=model.cfg.pe)
+    fs = fragility_table({(name, 0): model}, data, PAPER_CORRUPTIONS, alphas=pe_scales, cache_dir=False,
                          batch_size=batch_size)
-    rpi = pd.concat([model_profile(model, data, 'batch', n_perms, a, batch_size, condition=name, seed=0)
-                     for a in alphas])
+    rpi = pd.concat([model_profile(model, data, e, study.n_perms, a, batch_size, condition=name, seed=0)
+                     for a in pe_scales for e in study.rpi])
     return dict(profiles=prof, fragility=fs, sweep=sweep_table(fs, rpi, 1 / num_classes).assign(pe=model.cfg.pe))
 
 # %% ../nbs/08_pretrained.ipynb #9f3b3228
