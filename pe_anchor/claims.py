@@ -207,13 +207,13 @@ def sweep_alphas(sweep:pd.DataFrame) -> dict:
     "Per swept condition: (α_low, α_FS), the α at which C6 reads ΔSSDC and FS."
     return {c: (low_alpha(sweep, c), fs_alpha(sweep, c, low_alpha(sweep, c))) for c in ('ape', 'sincos')}
 
-def _sweep_parts(sweep, alphas:dict, estimators) -> list:
+def _sweep_parts(sweep, pe_scales:dict, rpi) -> list:
     "C6: ΔSSDC and RPI area fall to ≈ 0 as α falls (per estimator, with their premises); JPEG FS rises (any)."
     E, none, out = APPROX_ZERO, pd.Series(dtype=float), []
     for c in ('ape', 'sincos'):
-        lo, af = alphas.get(c, (None, None))
+        lo, af = pe_scales.get(c, (None, None))
         n1 = '' if lo is not None else 'no α in (0, 1) swept'
-        for e in estimators:
+        for e in rpi:
             at = lambda col, a: none if a is None else sweep_at(sweep, c, col, a, e)
             for col, name in (('delta_ssdc', 'ΔSSDC'), ('rpi_auc', 'RPI area')):
                 premise = f'{c} {name} at α=1 (premise)'
@@ -232,17 +232,17 @@ def _sweep_parts(sweep, alphas:dict, estimators) -> list:
 def claim_statistics(prof, # profile rows (`ssdc_profiles`), one or both RPI estimators
                      fs:dict, # `corruption_fs` of the fragility table
                      sweep, # the α-sweep rows
-                     estimators=RPI_PART_ESTIMATORS, # the RPI estimators to test
-                     alphas:dict|None=None, # (α_low, α_FS) per condition; None: chosen from `sweep`
+                     rpi=RPI_PART_ESTIMATORS, # the RPI estimators to test
+                     pe_scales:dict|None=None, # (α_low, α_FS) per condition; None: chosen from `sweep`
                     ) -> list:
     "Every part of claims C1-C7 with its per-seed values, thresholds, estimator and premise."
     E = APPROX_ZERO
     out = [_part('C1', 'none unpermuted', 'min over layers of SSDC, unpermuted', min_unpermuted(prof, 'none'), above=E)]
-    for e in estimators: out += _rpi_parts(prof, e)
+    for e in rpi: out += _rpi_parts(prof, e)
     out.append(_part('C3', 'rpt unpermuted', 'min over layers of SSDC, unpermuted', min_unpermuted(prof, 'rpt'),
                      above=E))
     out += _fs_parts(fs)
-    out += _sweep_parts(sweep, alphas if alphas is not None else sweep_alphas(sweep), estimators)
+    out += _sweep_parts(sweep, pe_scales if pe_scales is not None else sweep_alphas(sweep), rpi)
     order = {c: i for i, c in enumerate(CLAIMS)}
     return sorted(out, key=lambda p: order[p['claim']])
 
@@ -291,20 +291,20 @@ def _part_rows(ours:list, paper:dict) -> pd.DataFrame:
 
 def claims_table(tables:dict, # 'ssdc_profiles', 'fragility', 'alpha_sweep' tables (any may be missing)
                  reference:pd.DataFrame|None=None, # the paper's numbers (default `paper_reference()`)
-                 estimators=RPI_PART_ESTIMATORS, # RPI estimators to give verdicts for
+                 rpi=RPI_PART_ESTIMATORS, # RPI estimators to give verdicts for
                 ) -> pd.DataFrame:
     "Claims C1-C7: per part and estimator our mean and 95% interval over seeds, the paper's value, and verdicts."
     empty = pd.DataFrame(columns=['condition', 'seed', 'trained', 'layer', 'permuted', 'alpha', 'ssdc'])
     prof, frag = tables.get('ssdc_profiles', empty), tables.get('fragility')
     sweep = tables.get('alpha_sweep', pd.DataFrame(columns=SWEEP_COLUMNS))
     fs = corruption_fs(frag) if frag is not None and len(frag) else {}
-    alphas = sweep_alphas(sweep)
-    ours = claim_statistics(prof if len(prof) else empty, fs, sweep, estimators, alphas)
+    scales = sweep_alphas(sweep)
+    ours = claim_statistics(prof if len(prof) else empty, fs, sweep, rpi, scales)
     ref = reference if reference is not None else paper_reference()
-    paper = {(p['claim'], p['part']): p for p in claim_statistics(*paper_sources(ref), ('batch',), alphas)}
+    paper = {(p['claim'], p['part']): p for p in claim_statistics(*paper_sources(ref), ('batch',), scales)}
     t = _part_rows(ours, paper)
     tests = t[t.role == 'test']
-    for e in estimators:
+    for e in rpi:
         mine = tests[tests.estimator.isin([e, 'any'])]
         t[f'verdict_{e}'] = t.claim.map(mine.groupby('claim').part_verdict.apply(claim_verdict))
     return t.assign(claim_text=t.claim.map(CLAIMS))

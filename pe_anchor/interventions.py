@@ -37,33 +37,34 @@ def eval_data(cfg, # an `ExperimentConfig` (e.g. `Run.config`)
 # %% ../nbs/04d_interventions.ipynb #a7c0ca9e
 def model_profile(model, # a `pe_anchor.models.ViT`
                   data:tuple, # (images, labels, mean, std), e.g. `eval_data`
-                  permute=None, # None (unpermuted) or an RPI estimator: 'batch' (the paper's) or 'image'
+                  rpi=None, # None or 'none' (unpermuted), or an RPI estimator: 'batch' (the paper's) or 'image'
                   n_perms:int=N_PERMS, # K, permutations averaged under RPI
-                  alpha:float=1.0, # positional scaling
+                  pe_scale:float=1.0, # α, the positional scaling
                   batch_size:int=500, # evaluation batch size (the `batch` estimator uses the paper's 1,000)
                   condition:str='', seed:int=0, # the model: they pick its permutation seeds
                   **labels, # other constant columns, e.g. trained=True
                  ) -> pd.DataFrame:
     "Per-layer SSDC of `model` (mean over K permutations under RPI), one row per layer."
-    if permute is None:
+    rpi = None if rpi == 'none' else rpi
+    if rpi is None:
         seeds, bs = [0], batch_size
     else:
-        seeds = permutation_seeds(n_perms, condition, seed, alpha, permute)
-        bs = estimator_batch_size(permute, batch_size)
-    t = pd.concat([layer_ssdc(model, data, permute, s, alpha, batch_size=bs) for s in seeds])
+        seeds = permutation_seeds(n_perms, condition, seed, pe_scale, rpi)
+        bs = estimator_batch_size(rpi, batch_size)
+    t = pd.concat([layer_ssdc(model, data, rpi, s, pe_scale, batch_size=bs) for s in seeds])
     g = t.groupby('layer').ssdc
     out = pd.DataFrame(dict(ssdc=g.mean(), perm_sd=g.std(ddof=1), n_perms=g.size())).reset_index()
-    meta = dict(condition=condition, seed=seed, **labels, permuted=permute or 'none', alpha=float(alpha))
+    meta = dict(condition=condition, seed=seed, **labels, permuted=rpi or 'none', alpha=float(pe_scale))
     return out.assign(**meta, n_images=len(data[0]), depth=len(out))
 
 # %% ../nbs/04d_interventions.ipynb #0931c015
 PROFILE_COLUMNS = ['condition', 'seed', 'trained', 'layer', 'permuted', 'alpha', 'ssdc', 'perm_sd', 'n_perms',
                    'n_images', 'depth', 'preset']
 
-def model_profiles(model, data, n_perms:int=N_PERMS, estimators=tuple(RPI_ESTIMATORS), batch_size:int=500,
+def model_profiles(model, data, n_perms:int=N_PERMS, rpi=tuple(RPI_ESTIMATORS), batch_size:int=500,
                    **labels) -> pd.DataFrame:
-    "`model_profile` unpermuted and under each RPI estimator, stacked."
-    modes = [None, *check_estimators(estimators)]
+    "`model_profile` unpermuted and under each RPI estimator in `rpi`, stacked."
+    modes = [None, *check_estimators(rpi)]
     rows = [model_profile(model, data, p, n_perms, 1.0, batch_size, **labels) for p in modes]
     return pd.concat(rows, ignore_index=True)
 
@@ -220,27 +221,27 @@ def plot_figure(profiles:pd.DataFrame, # `ssdc_profiles` rows (several seeds wel
     return fig.update_yaxes(range=list(yrange)) if yrange else fig
 
 # %% ../nbs/04d_interventions.ipynb #ead8fd6f
-def model_rpi_accuracy(model, data, n_perms:int=N_PERMS, batch_size:int=500, permute:str='batch',
+def model_rpi_accuracy(model, data, n_perms:int=N_PERMS, batch_size:int=500, rpi:str='batch',
                        condition:str='', seed:int=0, **labels) -> dict:
     "Clean accuracy and accuracy under RPI (mean and sample SD over K permutations) of one model."
     x, y, mean, std = data
-    seeds = permutation_seeds(n_perms, condition, seed, 1.0, permute)
-    rpi = [accuracy(model, x, y, mean, std, batch_size, permute, s) for s in seeds]
-    return dict(condition=condition, seed=seed, **labels, permuted=permute,
-                acc_clean=accuracy(model, x, y, mean, std, batch_size), acc_rpi=float(np.mean(rpi)),
-                acc_rpi_perm_sd=float(np.std(rpi, ddof=1)) if len(rpi) > 1 else float('nan'),
-                n_perms=len(rpi), n_images=len(y))
+    seeds = permutation_seeds(n_perms, condition, seed, 1.0, rpi)
+    accs = [accuracy(model, x, y, mean, std, batch_size, rpi, s) for s in seeds]
+    return dict(condition=condition, seed=seed, **labels, permuted=rpi,
+                acc_clean=accuracy(model, x, y, mean, std, batch_size), acc_rpi=float(np.mean(accs)),
+                acc_rpi_perm_sd=float(np.std(accs, ddof=1)) if len(accs) > 1 else float('nan'),
+                n_perms=len(accs), n_images=len(y))
 
 def rpi_accuracy(study:StudyConfig, # conditions, seeds, n_perms, n_images
                  runs:dict, # {(condition, seed): Run} holding the study's runs
-                 permute:str='image', # RPI estimator; accuracy is per image, so both give the same expectation
+                 rpi:str='image', # RPI estimator; accuracy is per image, so both give the same expectation
                 ) -> pd.DataFrame:
     "Clean accuracy and accuracy under RPI of every trained (condition, seed), with chance level."
-    check_choice(permute, RPI_ESTIMATORS, 'RPI estimator')
+    check_choice(rpi, RPI_ESTIMATORS, 'RPI estimator')
     rows = []
     for (c, s), run in zip(study.analysed_keys, select_runs(runs, study.analysed_keys)):
         rows.append(model_rpi_accuracy(run.model, eval_data(run.config, study.n_images), study.n_perms,
-                                       run.config.train.eval_batch_size, permute, condition=c, seed=s,
+                                       run.config.train.eval_batch_size, rpi, condition=c, seed=s,
                                        chance=1 / run.config.model.num_classes))
     df = pd.DataFrame(rows)
     return df.assign(rpi_drop=df.acc_clean - df.acc_rpi)

@@ -272,7 +272,7 @@ def analyse_model(study:StudyConfig, # its `rpi`, `n_perms` and `pe_scales` (the
     "Tidy tables of one model: `profiles` (SSDC per layer, plain and RPI), `fragility` and `sweep` (per α)."
     pe_scales = list(study.pe_scales) if model.cfg.pe != 'none' else [1.0]
     prof = model_profiles(model, data, study.n_perms, study.rpi, batch_size, condition=name, seed=0, pe=model.cfg.pe)
-    fs = fragility_table({(name, 0): model}, data, PAPER_CORRUPTIONS, alphas=pe_scales, cache_dir=False,
+    fs = fragility_table({(name, 0): model}, data, PAPER_CORRUPTIONS, pe_scales=pe_scales, cache_dir=False,
                          batch_size=batch_size)
     rpi = pd.concat([model_profile(model, data, e, study.n_perms, a, batch_size, condition=name, seed=0)
                      for a in pe_scales for e in study.rpi])

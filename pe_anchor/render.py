@@ -237,11 +237,12 @@ def _ms(m, sd, n, digits=3) -> str:
     if m is None or pd.isna(m): return ''
     return f"{m:.{digits}f}" + (f" ± {sd:.{digits}f}" if n and n > 1 and not pd.isna(sd) else '')
 
-def format_sweep(summary:pd.DataFrame, condition:str, alphas=None, digits:int=3) -> pd.DataFrame:
+def format_sweep(summary:pd.DataFrame, condition:str, pe_scales=None, digits:int=3) -> pd.DataFrame:
     """The α sweep of `condition` as printed: ours (mean ± population SD) beside the paper's, clean accuracy and
     interpretability."""
     s = summary[summary.condition == condition].sort_values('alpha', ascending=False)
-    if alphas is not None: s = s[np.isclose(s.alpha.to_numpy(float)[:, None], np.asarray(alphas, float)[None]).any(1)]
+    if pe_scales is not None:
+        s = s[np.isclose(s.alpha.to_numpy(float)[:, None], np.asarray(pe_scales, float)[None]).any(1)]
     g = lambda r, c: r.get(c, np.nan)
     per = {e: s[s.permuted == e].set_index('alpha') for e in RPI_ESTIMATORS if (s.permuted == e).any()}
     s = s[s.permuted == s.permuted.iloc[0]] if len(s) else s

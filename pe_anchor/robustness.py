@@ -11,6 +11,7 @@ import torch
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from .core import CONDITIONS, PAPER_LABELS, CONDITION_COLORS, check_choice, parse_int, reference_csv, as_list
+from .layers import RPI_ESTIMATORS
 from .study import StudyConfig, select_runs
 from .files import save_table
 from .data import dataset_for, eval_tensors
@@ -206,7 +207,7 @@ def model_entries(models) -> list:
     if isinstance(models, (list, tuple)): return [e for m in models for e in model_entries(m)]
     return [_entry(models)]
 
-def fragility_inputs(dataset, entries:list, limit:int|None=None) -> tuple:
+def fragility_inputs(dataset, entries:list, n_images:int|None=None) -> tuple:
     "(images, labels, mean, std) to evaluate on: given, an `ImageSet`, or the test split of the runs' config."
     if isinstance(dataset, (tuple, list)): return tuple(dataset)
     if dataset is None:
@@ -215,21 +216,21 @@ def fragility_inputs(dataset, entries:list, limit:int|None=None) -> tuple:
         keys = {(c.data.name, c.data.root, c.model.img_size) for c in cfgs}
         if len(keys) > 1: raise ValueError(f"Runs use different data {sorted(keys)}; evaluate them separately")
         dataset = dataset_for(cfgs[0], 'test')
-    limit = None if limit is None else parse_int(limit, 'limit', 0) or None  # 0 = all
-    x, y = eval_tensors(dataset, limit)
+    n_images = None if n_images is None else parse_int(n_images, 'n_images', 0) or None  # 0 = all
+    x, y = eval_tensors(dataset, n_images)
     return x, y, dataset.mean, dataset.std
 
 # %% ../nbs/04c_robustness.ipynb #a9d18ad7
-def evaluate_entry(e:dict, images, labels, mean, std, shifted:dict, permute=None, alpha:float=1.0, seed:int=0,
+def evaluate_entry(e:dict, images, labels, mean, std, shifted:dict, rpi=None, pe_scale:float=1.0, seed:int=0,
                    batch_size:int=500, device=None) -> list:
-    "Rows (clean and shifted accuracy, FS) of one model under one permutation mode and alpha."
-    acc = lambda x: accuracy(e['model'], x, labels, mean, std, batch_size, permute, seed, alpha, device)
+    "Rows (clean and shifted accuracy, FS) of one model under one RPI estimator (None = no RPI) and α."
+    acc = lambda x: accuracy(e['model'], x, labels, mean, std, batch_size, rpi, seed, pe_scale, device)
     clean, rows = acc(images), []
     for (corr, sev), x in shifted.items():
         a = acc(x)
         rows.append(dict(condition=e['condition'], seed=e['seed'], checkpoint=e['checkpoint'], epoch=e['epoch'],
-                         corruption=corr, severity=sev, setting=setting(corr, sev), permuted=permute or 'none',
-                         alpha=float(alpha), acc_clean=clean, acc_shift=a,
+                         corruption=corr, severity=sev, setting=setting(corr, sev), permuted=rpi or 'none',
+                         alpha=float(pe_scale), acc_clean=clean, acc_shift=a,
                          fs=fragility_score(clean, a) if clean > 0 else float('nan'), n_images=len(labels)))
     return rows
 
@@ -247,10 +248,10 @@ def default_corruption_cache() -> Path:
 def fragility_table(models, # Run(s), model(s), or {(condition, seed): model}
                     dataset=None, # ImageSet, (images, labels, mean, std), or None = the runs' test split
                     corruptions=PAPER_CORRUPTIONS, severities=None, # see `corruption_grid`
-                    permute=None, # None, 'batch', 'image', or a list of them
-                    alphas=(1.0,), # positional scales to evaluate at
+                    rpi=None, # RPI estimator: None (or 'none'), 'batch', 'image', or a list of them
+                    pe_scales=(1.0,), # positional scales α to evaluate at
                     seed:int=0, # seed of the RPI permutations
-                    limit:int|None=None, # evaluate on this many test images (evenly spaced); None = all
+                    n_images:int|None=None, # evaluate on this many test images (evenly spaced); None or 0 = all
                     cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`, False = none)
                     batch_size:int|None=None, # evaluation batch (None = the runs' eval_batch_size, else 500)
                     # where to evaluate and blur (None: models stay where they are; blur on `default_device()`)
@@ -259,16 +260,16 @@ def fragility_table(models, # Run(s), model(s), or {(condition, seed): model}
                     jpeg_path:str='tensor', # 'tensor' or 'pil' (see `jpeg`)
                    ) -> pd.DataFrame:
     ("Tidy table of clean accuracy, corrupted accuracy and Fragility Score per model, corruption, severity, "
-     "permutation and alpha.")
+     "RPI estimator and α.")
     grid, entries = corruption_grid(corruptions, severities), model_entries(models)
-    perms = [None if p in (None, 'none') else check_choice(p, ('none', 'batch', 'image'), 'permutation')
-             for p in as_list(permute) or [None]]
-    x, y, mean, std = fragility_inputs(dataset, entries, limit)
+    rpis = [None if r in (None, 'none') else check_choice(r, ('none', *RPI_ESTIMATORS), 'RPI estimator')
+            for r in as_list(rpi) or [None]]
+    x, y, mean, std = fragility_inputs(dataset, entries, n_images)
     cache = None if cache_dir is False else Path(cache_dir) if cache_dir else default_corruption_cache()
     shifted = corrupted_sets(x, grid, cache, workers=workers, device=device or default_device(), jpeg_path=jpeg_path)
     bs = batch_size or next((e['config'].train.eval_batch_size for e in entries if e['config']), 500)
-    rows = [r for e in entries for p in perms for a in as_list(alphas)
-            for r in evaluate_entry(e, x, y, mean, std, shifted, p, a, seed, bs, device)]
+    rows = [row for e in entries for r in rpis for a in as_list(pe_scales)
+            for row in evaluate_entry(e, x, y, mean, std, shifted, r, a, seed, bs, device)]
     return pd.DataFrame(rows)
 
 # %% ../nbs/04c_robustness.ipynb #90ea037a
@@ -345,13 +346,13 @@ def fragility_experiment(study:StudyConfig, # conditions, seeds, corruptions, ma
                          device=None,
                         ) -> dict:
     "Plain and accuracy-matched fragility of the study's runs: the tables (written to `out_dir` if given)."
-    rs, limit = select_runs(runs, study.run_keys), study.fragility_images or None
-    df = fragility_table(rs, corruptions=study.corruption_names, severities=study.severities, limit=limit,
+    rs, n_images = select_runs(runs, study.run_keys), study.fragility_images
+    df = fragility_table(rs, corruptions=study.corruption_names, severities=study.severities, n_images=n_images,
                          cache_dir=cache_dir, device=device)
     me = matched_epochs(rs) if study.matched_comparison else pd.DataFrame()
     if study.matched_comparison:
         paper_corrs = [c for c in study.corruption_names if c in PAPER_CORRUPTIONS]
-        df = pd.concat([df, matched_fragility(rs, corruptions=paper_corrs, limit=limit, cache_dir=cache_dir,
+        df = pd.concat([df, matched_fragility(rs, corruptions=paper_corrs, n_images=n_images, cache_dir=cache_dir,
                                               device=device)], ignore_index=True)
     res = dict(table=df, table5=table5(df), matched_epochs=me, runs=rs)
     if out_dir: write_results(res, out_dir)

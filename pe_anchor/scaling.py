@@ -61,7 +61,7 @@ def alpha_sweep(study:StudyConfig, # seeds, pe_scales, rpi, n_perms, n_images
     rs = select_runs(runs, [(check_scalable(condition), s) for s in study.seeds])
     cfg = rs[0].config
     data, bs = eval_data(cfg, study.n_images), cfg.train.eval_batch_size
-    fs = fragility_table(rs, data, corruptions=PAPER_CORRUPTIONS, alphas=study.pe_scales, cache_dir=cache_dir,
+    fs = fragility_table(rs, data, corruptions=PAPER_CORRUPTIONS, pe_scales=study.pe_scales, cache_dir=cache_dir,
                          device=device)
     prof = [model_profile(r.model, data, e, study.n_perms, a, bs, condition=condition, seed=r.config.train.seed)
             for r in rs for a in study.pe_scales for e in study.rpi]
