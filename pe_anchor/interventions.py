@@ -11,15 +11,15 @@ import plotly.graph_objects as go
 from .core import PAPER_LABELS, CONDITION_COLORS, UNTRAINED_COLOR, DEEP, check_choice, reference_csv, as_list
 from .study import N_PERMS, StudyConfig, check_n_images, select_runs
 from .data import get_dataset, eval_tensors
-from .layers import (layer_ssdc, add_curve, RPI_ESTIMATORS, check_estimators, permutation_seeds,
+from .layers import (seed_summary, layer_ssdc, add_curve, RPI_ESTIMATORS, check_estimators, permutation_seeds,
                               estimator_batch_size)
 from .training import untrained_model, accuracy
 
 # %% auto #0
 __all__ = ['PROFILE_COLUMNS', 'MODEL_KEYS', 'ESTIMATOR_DASH', 'PAPER_DASH', 'MAX_FIGURE_WIDTH', 'FIGURES', 'eval_data',
            'model_profile', 'model_profiles', 'ssdc_profiles', 'model_keys', 'delta_ssdc', 'rpi_auc', 'rpi_measures',
-           'seed_summary', 'profile_summary', 'paper_reference', 'reference_profiles', 'curve_label', 'curve_color',
-           'plot_figure', 'model_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy']
+           'profile_summary', 'paper_reference', 'reference_profiles', 'curve_label', 'curve_color', 'plot_figure',
+           'model_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy']
 
 # %% ../nbs/04d_interventions.ipynb #57d6c2e8
 @lru_cache(maxsize=1)
@@ -125,17 +125,6 @@ def rpi_measures(df:pd.DataFrame) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 # %% ../nbs/04d_interventions.ipynb #4159a260
-def seed_summary(df:pd.DataFrame, # one row per model (seed)
-                 values, # column(s) to summarise
-                 by, # grouping columns (everything but the seed)
-                ) -> pd.DataFrame:
-    "Mean, population SD (ddof 0), sample SD (ddof 1) and seed count of `values` per `by`."
-    g = df.groupby(list(as_list(by)), sort=False, dropna=False)
-    out = g.size().rename('n_seeds').to_frame()
-    for v in as_list(values):
-        out[f'{v}_mean'], out[f'{v}_sd_pop'], out[f'{v}_sd_sample'] = g[v].mean(), g[v].std(ddof=0), g[v].std(ddof=1)
-    return out.reset_index()
-
 def profile_summary(df:pd.DataFrame) -> pd.DataFrame:
     "Per-layer SSDC over seeds (mean, both SDs) per condition, trained, permutation and alpha."
     return seed_summary(df, 'ssdc', [k for k in ('condition', 'trained', 'permuted', 'alpha', 'layer')

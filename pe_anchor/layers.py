@@ -8,16 +8,16 @@ import hashlib
 import numpy as np, pandas as pd
 import torch
 import plotly.graph_objects as go
-from .core import check_choice, make_generator, PAPER_LABELS, CONDITION_COLORS, DEEP
+from .core import as_list, check_choice, make_generator, PAPER_LABELS, CONDITION_COLORS, DEEP
 from .models import draw_permutation
 from .data import eval_tensors, normalize, spread_indices
 from .ssdc import PERMUTE_MODES, SSDCAccumulator
 
 # %% auto #0
-__all__ = ['SSDC_COLUMNS', 'IMAGE_COLUMNS', 'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'eval_images', 'stream_tokens', 'layer_ssdc',
-           'check_estimators', 'check_n_perms', 'permutation_seeds', 'estimator_batch_size', 'add_curve',
-           'ssdc_summary', 'condition_label', 'reference_curves', 'plot_ssdc_layers', 'similarity_table',
-           'plot_similarity']
+__all__ = ['SSDC_COLUMNS', 'IMAGE_COLUMNS', 'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'eval_images', 'forward_batches',
+           'stream_tokens', 'layer_ssdc', 'check_estimators', 'check_n_perms', 'permutation_seeds',
+           'estimator_batch_size', 'add_curve', 'seed_summary', 'ssdc_summary', 'condition_label', 'reference_curves',
+           'plot_ssdc_layers', 'similarity_table', 'plot_similarity']
 
 # %% ../nbs/03b_layers.ipynb #daa134bf
 def eval_images(dataset, # an `ImageSet`, or a tuple (images_uint8 (N,C,H,W), labels, mean, std)
@@ -32,6 +32,23 @@ def eval_images(dataset, # an `ImageSet`, or a tuple (images_uint8 (N,C,H,W), la
     return images, dataset.mean, dataset.std
 
 @torch.no_grad()
+def forward_batches(model, images, mean, std, # the model and uint8 images with their normalisation
+                    permute=None, # None, 'batch' (one permutation per batch) or 'image' (one per image)
+                    seed:int=0, # seed of the permutation generator
+                    pe_scale:float=1.0, # alpha, the positional scaling
+                    batch_size:int=500, device=None, # default: the model's device
+                    **forward, # other arguments of the model's forward, e.g. `capture`
+                   ):
+    "The one evaluation loop: run `model` in eval mode over `images` in batches, yielding each batch's output."
+    check_choice(permute, PERMUTE_MODES, 'permutation mode')
+    device, g, was = device or next(model.parameters()).device, make_generator(seed), model.training
+    net = getattr(model, 'module', model); model.eval()
+    try:
+        for xb in images.split(batch_size):
+            perm = None if permute is None else draw_permutation(net.num_patches, len(xb), permute, g, device)
+            yield model(normalize(xb.to(device), mean, std), perm=perm, pe_scale=pe_scale, **forward)
+    finally: model.train(was)
+
 def stream_tokens(model, images, mean, std, # the model and uint8 images with their normalisation
                   capture, # `capture(site, layer, tokens)` callback, e.g. an `SSDCAccumulator`
                   permute=None, # None, 'batch' (one permutation per batch) or 'image' (one per image)
@@ -40,16 +57,10 @@ def stream_tokens(model, images, mean, std, # the model and uint8 images with th
                   batch_size:int=500, blocks:bool=False, # also capture block outputs (site 'block')
                   device=None, # default: the model's device
                  ):
-    "Run `model` in eval mode over every image in batches, feeding the captured patch tokens to `capture`."
-    check_choice(permute, PERMUTE_MODES, 'permutation mode')
-    device, g, was = device or next(model.parameters()).device, make_generator(seed), model.training
-    net = getattr(model, 'module', model); model.eval()
-    try:
-        for xb in images.split(batch_size):
-            perm = None if permute is None else draw_permutation(net.num_patches, len(xb), permute, g, device)
-            model(normalize(xb.to(device), mean, std), perm=perm, pe_scale=pe_scale, capture=capture,
-                  capture_blocks=blocks)
-    finally: model.train(was)
+    "Run `model` over every image (`forward_batches`), feeding the captured patch tokens to `capture`."
+    batches = forward_batches(model, images, mean, std, permute, seed, pe_scale, batch_size, device, capture=capture,
+                              capture_blocks=blocks)
+    for _ in batches: pass
 
 # %% ../nbs/03b_layers.ipynb #fe78cf49
 SSDC_COLUMNS = ['condition', 'seed', 'layer', 'site', 'permuted', 'alpha', 'ssdc', 'n_images']
@@ -137,11 +148,22 @@ def add_curve(fig:go.Figure, # the figure to draw on
                              line=dict(color=color, width=2.2, dash=dash), marker=dict(size=5)))
 
 # %% ../nbs/03b_layers.ipynb #519fc8bd
+def seed_summary(df:pd.DataFrame, # one row per model (seed)
+                 values, # column(s) to summarise
+                 by, # grouping columns (everything but the seed)
+                ) -> pd.DataFrame:
+    "Mean, population SD (ddof 0), sample SD (ddof 1) and seed count of `values` per `by`: every summary over seeds."
+    g = df.groupby(list(as_list(by)), sort=False, dropna=False)
+    out = g.size().rename('n_seeds').to_frame()
+    for v in as_list(values):
+        out[f'{v}_mean'], out[f'{v}_sd_pop'], out[f'{v}_sd_sample'] = g[v].mean(), g[v].std(ddof=0), g[v].std(ddof=1)
+    return out.reset_index()
+
 def ssdc_summary(df:pd.DataFrame, # tidy table with `ssdc` per (group, seed, layer)
                  by:str='condition', # column whose values get one curve each
                 ) -> pd.DataFrame:
-    "Mean, sample SD and seed count of `ssdc` per (`by`, layer)."
-    return df.groupby([by, 'layer'], sort=False).ssdc.agg(mean='mean', sd='std', n='count').reset_index()
+    "`seed_summary` of `ssdc` per (`by`, layer)."
+    return seed_summary(df, 'ssdc', [by, 'layer'])
 
 def condition_label(c) -> str:
     "Display name of a condition: the paper's label ('ape' -> 'APE', 'untrained-none' -> 'Untrained Ablated')."
@@ -164,7 +186,7 @@ def plot_ssdc_layers(df:pd.DataFrame, # tidy `layer_ssdc` rows (several seeds an
     fig, colors = go.Figure(), {}
     for i, (key, g) in enumerate(ssdc_summary(df, by).groupby(by, sort=False)):
         colors[key] = CONDITION_COLORS.get(key, DEEP[i % len(DEEP)])
-        add_curve(fig, g.layer.values, g['mean'].values, g.sd.values, condition_label(key), colors[key])
+        add_curve(fig, g.layer.values, g.ssdc_mean.values, g.ssdc_sd_sample.values, condition_label(key), colors[key])
     for j, ((cond, perm), g) in enumerate(({} if reference is None else reference_curves(reference)).items()):
         name = f"{condition_label(cond)}{'' if perm == 'none' else ', RPI'} (paper)"
         add_curve(fig, g.layer.values, g.value.values, g.sd.values.astype(float), name,

@@ -10,8 +10,9 @@ import numpy as np, pandas as pd
 import torch
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import CONDITIONS, PAPER_LABELS, CONDITION_COLORS, check_choice, parse_int, reference_csv, as_list
-from .layers import RPI_ESTIMATORS
+from .core import (CONDITIONS, PAPER_LABELS, CONDITION_COLORS, DEEP, check_choice, parse_int, reference_csv,
+                            as_list)
+from .layers import RPI_ESTIMATORS, seed_summary
 from .study import StudyConfig, select_runs
 from .files import save_table
 from .data import dataset_for, eval_tensors
@@ -40,12 +41,9 @@ METRICS = ('acc_clean', 'acc_shift', 'fs')
 def summarize_fragility(df:pd.DataFrame, by=None) -> pd.DataFrame:
     "Mean, population SD (ddof 0) and sample SD (ddof 1) over seeds of clean accuracy, shifted accuracy and FS."
     by = list(by or [k for k in SUMMARY_KEYS if k in df.columns])
-    g = df.groupby(by, sort=False, dropna=False)
-    out = g.size().rename('n_seeds').to_frame()
-    for m in [m for m in (*METRICS, 'epoch') if m in df.columns]:
-        out[f'{m}_mean'] = g[m].mean()
-        if m != 'epoch': out[f'{m}_sd_pop'], out[f'{m}_sd_sample'] = g[m].std(ddof=0), g[m].std(ddof=1)
-    return out.reset_index()
+    out = seed_summary(df, [m for m in METRICS if m in df.columns], by)
+    if 'epoch' in df.columns: out['epoch_mean'] = df.groupby(by, sort=False, dropna=False).epoch.mean().values
+    return out
 
 # %% ../nbs/04c_robustness.ipynb #05b05b9b
 TABLE5_METRICS = ('acc_clean', 'fs_jpeg', 'fs_blur')
@@ -97,9 +95,9 @@ def table5_long(df:pd.DataFrame) -> pd.DataFrame:
 
 def table5(df:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:
     "Table 5 regenerated from `df` (mean, population and sample SD over seeds) beside the paper's values."
-    g = table5_long(df).groupby(['condition', 'metric']).value
-    ours = pd.DataFrame(dict(ours_mean=g.mean(), ours_sd_pop=g.std(ddof=0), ours_sd_sample=g.std(ddof=1),
-                             n_seeds=g.size())).reset_index()
+    ours = seed_summary(table5_long(df), 'value', ['condition', 'metric'])
+    ours = ours.rename(columns=lambda c: c.replace('value_', 'ours_'))
+    ours = ours[['condition', 'metric', 'ours_mean', 'ours_sd_pop', 'ours_sd_sample', 'n_seeds']]
     paper = paper_table5(reference).rename(columns=dict(mean='paper_mean', sd='paper_sd'))
     t = ours.merge(paper[['condition', 'metric', 'paper_mean', 'paper_sd']], on=['condition', 'metric'], how='outer')
     t['diff'], t['n_seeds'] = t.ours_mean - t.paper_mean, t.n_seeds.fillna(0).astype(int)
@@ -321,7 +319,7 @@ def plot_matched(df:pd.DataFrame) -> go.Figure:
     for j, corr in enumerate(corrs, 1):
         d = t[t.corruption == corr]
         for ck, style in [('final', dict(color='black', size=9)),
-                          ('acc-matched', dict(color='#DD8452', size=10, symbol='circle-open'))]:
+                          ('acc-matched', dict(color=DEEP[1], size=10, symbol='circle-open'))]:
             if f'fs_mean_{ck}' not in d: continue
             fig.add_trace(go.Scatter(x=[_label(c) for c in d.condition], y=d[f'fs_mean_{ck}'], mode='markers',
                                      marker=style, name=ck, legendgroup=ck, showlegend=j == 1,

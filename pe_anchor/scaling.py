@@ -17,7 +17,8 @@ from .corruptions import PAPER_CORRUPTIONS
 from .robustness import fragility_table
 from .interventions import (MAX_FIGURE_WIDTH, ESTIMATOR_DASH, model_keys, delta_ssdc, eval_data,
                                      model_profile, profile_summary, reference_profiles, rpi_accuracy, rpi_auc,
-                                     rpi_measures, seed_summary, ssdc_profiles)
+                                     rpi_measures, ssdc_profiles)
+from .layers import seed_summary
 
 # %% auto #0
 __all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'sweep_table', 'alpha_sweep', 'paper_sweep', 'sweep_summary', 'plot_alpha_sweep',
@@ -103,7 +104,7 @@ def _paper_traces(fig, col, s):
     "The paper's ΔSSDC, JPEG FS and clean accuracy beside ours (sample SDs from population SDs of 4 seeds)."
     k = math.sqrt(4 / 3)
     for m, color, sec, label in [('delta_ssdc', DEEP[0], False, 'ΔSSDC'), ('fs_jpeg', DEEP[1], True, 'JPEG FS'),
-                                 ('acc_clean', '#8C8C8C', True, 'clean acc')]:
+                                 ('acc_clean', DEEP[7], True, 'clean acc')]:
         if f'paper_{m}' in s and s[f'paper_{m}'].notna().any():
             sd = s[f'paper_{m}_sd'] * k if f'paper_{m}_sd' in s else None
             _trace(fig, col, s.alpha, s[f'paper_{m}'], sd, f'{label} (paper)', color, sec, 'dash', 'diamond-open', 0.5)
@@ -124,7 +125,7 @@ def plot_alpha_sweep(summary:pd.DataFrame, # `sweep_summary` rows (with the pape
                    False, ESTIMATOR_DASH[e])
         s = s_all[s_all.permuted == s_all.permuted.iloc[0]]  # FS and accuracy do not depend on the estimator
         for m, color, label, dash in [('fs_jpeg', DEEP[1], 'JPEG FS', None), ('fs_blur', DEEP[2], 'blur FS', 'dot'),
-                                      ('acc_clean', '#8C8C8C', 'clean acc', 'dashdot')]:
+                                      ('acc_clean', DEEP[7], 'clean acc', 'dashdot')]:
             if f'{m}_mean' in s:
                 _trace(fig, j, s.alpha, s[f'{m}_mean'], s[f'{m}_sd_sample'], f'{label} (ours)', color, True, dash)
         _paper_traces(fig, j, s)

@@ -19,7 +19,7 @@ from .models import build_model, draw_permutation, ViT
 from .cache import (default_device, default_cache_root, # re-exported: later modules import them from here
                              save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
                              check_run_config, run_lock, prepare_run_dir, Run)
-from .layers import layer_ssdc
+from .layers import forward_batches, layer_ssdc
 
 # %% auto #0
 __all__ = ['check_images', 'predict', 'accuracy', 'param_groups', 'make_optimizer', 'lr_factor', 'dist_info', 'init_distributed',
@@ -40,7 +40,7 @@ def check_images(images, in_chans:int) -> torch.Tensor:
     return images
 
 @torch.no_grad()
-def predict(model:ViT, # the model (put in eval mode here)
+def predict(model:ViT, # the model (evaluated in eval mode, its mode restored after)
             images:torch.Tensor, # uint8 (N, C, H, W), after resize, before normalisation
             mean, std, # normalisation of the dataset
             batch_size:int=500, permute:str|None=None, # None | 'batch' | 'image'
@@ -50,12 +50,8 @@ def predict(model:ViT, # the model (put in eval mode here)
     check_images(images, model.cfg.in_chans); batch_size = parse_int(batch_size, 'batch_size', 1)
     pe_scale, seed = parse_number(pe_scale, 'pe_scale'), parse_int(seed, 'seed')
     if permute is not None: parse_choice(permute, 'permute', TRAIN_PERMUTES[1:])
-    device = device or next(model.parameters()).device
-    model.eval(); g, out = make_generator(seed), []
-    for i in range(0, len(images), batch_size):
-        x = normalize(images[i:i+batch_size].to(device), mean, std)
-        perm = None if permute is None else draw_permutation(model.num_patches, len(x), permute, g, device)
-        out.append(model(x, perm=perm, pe_scale=pe_scale).argmax(-1).cpu())
+    out = [o.argmax(-1).cpu() for o in forward_batches(model, images, mean, std, permute, seed, pe_scale, batch_size,
+                                                       device)]
     return torch.cat(out) if out else torch.zeros(0, dtype=torch.long)
 
 def accuracy(model, images, labels, mean, std, batch_size=500, permute=None, seed=0, pe_scale=1.0,
