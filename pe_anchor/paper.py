@@ -13,7 +13,7 @@ from .core import CONDITIONS, package_version, parse_seeds
 from .files import save_table, atomic_write
 from .data import dataset_for
 from .training import run_dir, default_cache_root
-from .study import StudyConfig, make_study, select_runs, study_grid, study_runs
+from .study import StudyConfig, make_study, select_runs, study_runs
 from .robustness import corrupted_dir, fragility_experiment
 from .scaling import interventions_experiment, write_tables
 from .interventions import paper_reference, eval_data, model_profiles
@@ -116,9 +116,8 @@ def pe_param(conditions:list) -> str:
 def compute_fragility(study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None):
     "Notebook 05's tables for the study in `dest` (executed through papermill, or directly)."
     if engine == 'direct': return fragility_experiment(study, runs, corrupted_dir(cache_root), dest, device)
-    default = study.corruptions == study_grid(study.corruption_names)  # each corruption at its own severities
     params = dict(pe=pe_param(study.conditions), preset=study.preset, seeds=list(study.seeds),
-                  corruptions=','.join(study.corruption_names), severities='' if default else study.severities,
+                  corruptions=','.join(study.corruption_names), severities='' if study.own_severities else study.severities,
                   matched=study.matched, fragility_images=study.fragility_images, reference='', out_dir=str(dest),
                   cache_root=str(cache_root))
     run_notebook('05_fragility', out / 'notebooks' / '05_fragility.ipynb', params)

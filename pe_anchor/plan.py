@@ -9,7 +9,7 @@ from pathlib import Path
 from .core import check_choice, package_version
 from .files import load_json, save_json
 from .training import run_dir
-from .study import StudyConfig, make_study, study_from_dict, study_grid, study_to_dict
+from .study import StudyConfig, make_study, study_from_dict, study_to_dict
 from .claims import claim_thresholds
 
 # %% auto #0
@@ -51,8 +51,8 @@ def _hash(*parts) -> str:
 def key_settings(study:StudyConfig) -> dict:
     """The study's analysis settings under the names the keys have hashed since the first reproduction (`limit` is
     `fragility_images`, `estimators` is `rpi`, `alphas` is `pe_scales`), so that finished reproductions stay current."""
-    names = list(dict.fromkeys(c for c, _ in study.corruptions))
-    grid = ','.join(names) if study.corruptions == study_grid(names) else [list(p) for p in study.corruptions]
+    own = study.own_severities
+    grid = ','.join(study.corruption_names) if own else [list(p) for p in study.corruptions]
     s = dict(corruptions=grid, limit=study.fragility_images, matched=study.matched, estimators=list(study.rpi),
              n_perms=study.n_perms, alphas=list(study.pe_scales), n_images=study.n_images)
     return s | (dict(allow_extrapolation=True) if study.allow_extrapolation else {})

@@ -137,6 +137,11 @@ class StudyConfig:
         return {n: [s for c, s in self.corruptions if c == n] for n in self.corruption_names}
 
     @property
+    def own_severities(self) -> bool:
+        "Is every corruption at its own default severities (no `severities` given)?"
+        return self.corruptions == study_grid(self.corruption_names)
+
+    @property
     def scaled(self) -> tuple:
         "The conditions the α sweep runs on: `SCALED` ones the study holds."
         return tuple(c for c in self.conditions if c in SCALED)
