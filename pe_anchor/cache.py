@@ -4,24 +4,22 @@
 
 # %% ../nbs/03a_cache.ipynb #c5c0de03
 from __future__ import annotations
-import fcntl, hashlib, io, os, re, tempfile, warnings
+import errno, fcntl, hashlib, io, os, re, socket, sys, tempfile, time, warnings
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 import torch
 from .core import (ExperimentConfig, config_to_dict, config_from_dict, config_hash, data_dir, package_version,
                             validate_config, parse_int)
-from .files import atomic_write, save_json, save_table, load_json, remove_stale_temps
+from .files import atomic_write, save_json, save_table, load_json, remove_stale_temps, check_inside
+from .machine import default_device
 from .models import build_model, ViT
 
-def default_device() -> torch.device:
-    "CUDA if available, else CPU."
-    return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
-
 # %% auto #0
-__all__ = ['default_device', 'CorruptCheckpointError', 'save_checkpoint', 'check_owner', 'load_checkpoint', 'checkpoints',
-           'ckpt_epoch', 'default_cache_root', 'check_writable', 'run_dir', 'check_run_config', 'run_lock',
-           'prepare_run_dir', 'CorruptRunError', 'checked_table', 'final_checkpoint', 'Run']
+__all__ = ['LOCK_TIMEOUT', 'EPOCH_FILE', 'CorruptCheckpointError', 'save_checkpoint', 'check_owner', 'load_checkpoint',
+           'checkpoints', 'ckpt_epoch', 'default_cache_root', 'check_writable', 'run_dir', 'check_run_path',
+           'check_run_config', 'RunBusy', 'lock_path', 'lock_holder', 'last_progress', 'run_lock', 'prepare_run_dir',
+           'CorruptRunError', 'checked_table', 'final_checkpoint', 'Run']
 
 # %% ../nbs/03a_cache.ipynb #5a4aaa1c
 class CorruptCheckpointError(RuntimeError):
@@ -92,6 +90,16 @@ def run_dir(cfg:ExperimentConfig, cache_root=None) -> Path:
     return (Path(cache_root or default_cache_root())
             / f"{cfg.condition}-{cfg.preset or 'custom'}-s{cfg.train.seed}-{config_hash(cfg)}")
 
+def check_run_path(rdir:Path) -> Path:
+    "`rdir` if it is a real folder (or nothing yet) inside its cache root, else a `ValueError`: links are not followed."
+    rdir = Path(rdir)
+    for p in (rdir, rdir / 'checkpoints', rdir / 'epochs', rdir.parent / f".{rdir.name}.lock"):
+        if p.is_symlink():
+            raise ValueError(f"{p} is a symbolic link; the run cache never follows links out of its root "
+                             f"{rdir.parent} (delete the link, or point the cache root at the real folder)")
+    check_inside(rdir, rdir.parent, 'run folder')
+    return rdir
+
 def check_run_config(rdir:Path, cfg:ExperimentConfig):
     "Write `config.json` for a new run, or check that an existing one matches `cfg`."
     p = rdir / 'config.json'
@@ -101,19 +109,63 @@ def check_run_config(rdir:Path, cfg:ExperimentConfig):
         raise ValueError(f"Run folder {rdir} holds a different config (or package version {old.get('version')}); "
                          "refusing to resume it with this one")
 
+LOCK_TIMEOUT = 3600.  # seconds a waiter waits while the lock's holder writes no checkpoint
+
+class RunBusy(RuntimeError):
+    "The run is locked by another process (a claim that does not wait)."
+
+def lock_path(rdir:Path) -> Path:
+    "The lock file of a run: `.{run}.lock` beside its folder."
+    return Path(rdir).parent / f".{Path(rdir).name}.lock"
+
+def lock_holder(rdir:Path) -> str:
+    "Who holds (or last held) the run's lock: 'pid P on HOST since TIME', as its holder wrote it."
+    try: text = lock_path(rdir).read_text(errors='replace').strip()
+    except OSError: text = ''
+    return text[:200] or 'another process'
+
+def last_progress(rdir:Path) -> float:
+    "The time of the run's newest checkpoint (0 if none): how a waiter tells a working holder from a stalled one."
+    found = list((Path(rdir) / 'checkpoints').glob('*.pt')) if (Path(rdir) / 'checkpoints').is_dir() else []
+    return max((p.stat().st_mtime for p in found), default=0.)
+
+def _open_lock(rdir:Path) -> int:
+    "Open (or create) the lock file without following a link."
+    try: return os.open(lock_path(rdir), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as e:
+        if e.errno != errno.ELOOP: raise
+        raise ValueError(f"Lock file {lock_path(rdir)} is a symbolic link; refusing to follow it (delete it)") from None
+
 @contextmanager
-def run_lock(rdir:Path):
-    "Hold an exclusive `flock` on `.{run}.lock` beside the run folder; a second trainer of the same run waits here."
-    with open(rdir.parent / f".{rdir.name}.lock", 'a') as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try: yield
-        finally: fcntl.flock(f, fcntl.LOCK_UN)
+def run_lock(rdir:Path,
+             wait:bool=True, # wait for another holder (False: raise `RunBusy` at once)
+             timeout:float=LOCK_TIMEOUT, # give up after this many seconds in which the holder wrote no checkpoint
+             poll:float=5.0, # seconds between tries
+            ):
+    "Hold an exclusive `flock` on the run's lock file; a second trainer of the same run waits (and says for whom)."
+    fd, idle, told, seen = _open_lock(rdir), 0., False, last_progress(rdir)
+    try:
+        while True:
+            try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); break
+            except BlockingIOError:
+                if not wait: raise RunBusy(f"Run {Path(rdir).name} is being trained by {lock_holder(rdir)}") from None
+                if not told: print(f"waiting for run {Path(rdir).name}: locked by {lock_holder(rdir)}", file=sys.stderr)
+                told = True; time.sleep(poll)
+                now = last_progress(rdir); idle, seen = (0., now) if now != seen else (idle + poll, seen)
+                if idle >= timeout:
+                    raise TimeoutError(f"Run {Path(rdir).name} is locked by {lock_holder(rdir)}, which wrote no "
+                                       f"checkpoint for {timeout:g} s; gave up waiting. If that process is stopped or "
+                                       f"gone, end it (or delete {lock_path(rdir)}) and retry") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"pid {os.getpid()} on {socket.gethostname()} since {time.strftime('%Y-%m-%d %H:%M:%S')}".encode())
+        yield
+    finally: os.close(fd)  # closing the descriptor releases the lock
 
 def prepare_run_dir(rdir:Path, cfg:ExperimentConfig):
     "Create the run folder, delete temp files a killed write left, and write or check `config.json` (under the lock)."
-    rdir.mkdir(exist_ok=True)
+    check_run_path(rdir); rdir.mkdir(exist_ok=True)
     for d in (rdir, rdir / 'checkpoints', rdir / 'epochs'):
-        if d.is_dir(): remove_stale_temps(d)
+        if d.is_dir(): check_writable(d); remove_stale_temps(d)
     check_run_config(rdir, cfg)
 
 # %% ../nbs/03a_cache.ipynb #48077c3d
@@ -181,11 +233,33 @@ class Run:
     def _load(self, state) -> ViT:
         m = build_model(self.config.model, seed=self.config.train.seed); m.load_state_dict(state)
         return m.to(default_device()).eval()
+    def epoch_files(self) -> dict:
+        "{epoch: file} of the kept per-epoch weights: exactly one well-named file per epoch, every epoch if promised."
+        folder, files = self.dir / 'epochs', {}
+        if not folder.is_dir():
+            if self.config.train.keep_epoch_checkpoints:
+                raise CorruptRunError(f"{folder} is missing: this run kept every epoch's weights (keep_epoch_checkpoints)")
+            return files
+        for p in sorted(folder.iterdir()):
+            m = EPOCH_FILE.fullmatch(p.name)
+            if not m or not p.is_file() or p.is_symlink():
+                raise CorruptRunError(f"Unexpected file {p} in the run's epoch weights (names are e<epoch>-<sha16>.pt); "
+                                      "remove it")
+            if int(m.group(1)) in files:
+                raise CorruptRunError(f"Two weight files for epoch {int(m.group(1))} in {folder}: "
+                                      f"{files[int(m.group(1))].name} and {p.name}; remove the one you added")
+            files[int(m.group(1))] = p
+        want = list(range(1, self.config.train.epochs + 1))
+        if self.config.train.keep_epoch_checkpoints and sorted(files) != want:
+            raise CorruptRunError(f"{folder} holds epochs {sorted(files)}, expected {want[0]}..{want[-1]}")
+        return files
     def epochs_available(self) -> list:
         "Epochs whose weights were kept."
-        return sorted(ckpt_epoch(p) for p in (self.dir / 'epochs').glob('e*.pt'))
+        return sorted(self.epoch_files())
     def load_epoch(self, epoch:int) -> ViT:
         "The model as it was after `epoch` (its file verified to be this run's weights of that epoch)."
-        found = sorted((self.dir / 'epochs').glob(f"e{parse_int(epoch, 'epoch', 1):03d}-*.pt"))
-        if not found: raise ValueError(f"No weights kept for epoch {epoch}; available: {self.epochs_available()}")
-        return self._load(load_checkpoint(found[0], run=config_hash(self.config), epoch=epoch)['model'])
+        found = self.epoch_files().get(parse_int(epoch, 'epoch', 1))
+        if found is None: raise ValueError(f"No weights kept for epoch {epoch}; available: {self.epochs_available()}")
+        return self._load(load_checkpoint(found, run=config_hash(self.config), epoch=epoch)['model'])
+
+EPOCH_FILE = re.compile(r'e(\d+)-[0-9a-f]{16}\.pt')

@@ -14,11 +14,11 @@ import torch
 # %% auto #0
 __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CONDITION_COLORS', 'UNTRAINED_COLOR', 'PRESETS',
            'SECTIONS', 'TRAIN_PERMUTES', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES',
-           'TRAIN_AUGS', 'MAX_SEED', 'FIELD_RULES', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig',
-           'TrainConfig', 'ExperimentConfig', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
-           'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
-           'validate_config', 'config_fields', 'make_config', 'config_to_dict', 'config_from_dict', 'package_version',
-           'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'reference_csv']
+           'TRAIN_AUGS', 'MAX_SEED', 'MAX_THREADS', 'FIELD_RULES', 'check_choice', 'condition_settings', 'ModelConfig',
+           'DataConfig', 'TrainConfig', 'ExperimentConfig', 'field_error', 'parse_int', 'parse_number', 'parse_bool',
+           'parse_choice', 'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions',
+           'parse_seeds', 'validate_config', 'config_fields', 'make_config', 'config_to_dict', 'config_from_dict',
+           'package_version', 'config_hash', 'seed_everything', 'make_generator', 'data_dir', 'reference_csv']
 
 # %% ../nbs/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -97,6 +97,7 @@ class TrainConfig:
     num_workers:int=8
     ssdc_images:int=512        # held-out images for per-epoch SSDC (0 = off)
     keep_epoch_checkpoints:bool=True # keep every epoch's weights (accuracy-matched fragility)
+    threads:int=0              # intra-op CPU threads while training or evaluating this run (0 = every usable core)
 
 @dataclass(frozen=True)
 class ExperimentConfig:
@@ -111,13 +112,13 @@ PRESETS = {
                     drop=0.0, attn_drop=0.0, drop_path=0.0),
         DataConfig(name='fashion-mnist', train_aug='rrc_flip'),
         TrainConfig(epochs=10, batch_size=64, lr=1e-3, weight_decay=0.05, warmup_epochs=0.5, label_smoothing=0.1,
-                    pe_lr_mult=1.0, eval_batch_size=1000, num_workers=0, ssdc_images=512), 'cpu'),
+                    pe_lr_mult=1.0, eval_batch_size=1000, num_workers=0, threads=1, ssdc_images=512), 'cpu'),
     'smoke': ExperimentConfig('ape',
         ModelConfig(img_size=16, patch_size=4, in_chans=3, num_classes=4, dim=32, depth=2, heads=2, mlp_ratio=2.0,
                     drop=0.0, attn_drop=0.0, drop_path=0.0),
         DataConfig(name='synthetic', train_aug='none'),
         TrainConfig(epochs=2, batch_size=32, lr=3e-3, weight_decay=0.05, warmup_epochs=0.0, label_smoothing=0.0,
-                    eval_batch_size=256, num_workers=0, ssdc_images=64), 'smoke'),
+                    eval_batch_size=256, num_workers=0, threads=1, ssdc_images=64), 'smoke'),
 }
 SECTIONS = ('model', 'data', 'train')
 
@@ -202,6 +203,7 @@ OPTIMIZERS, SCHEDULES, PRECISIONS = ('adamw', 'adam'), ('cosine', 'constant'), (
 INITS, ROPE_VARIANT_NAMES = ('paper', 'timm'), ('paper', 'axial', 'mixed')  # `pe_anchor.models` registries
 TRAIN_AUGS = ('none', 'flip', 'crop_flip', 'rrc_flip')                      # `pe_anchor.data.AUGMENTS`
 MAX_SEED = 2**32 - 1
+MAX_THREADS = 1024
 _pos, _nonneg = partial(parse_number, lo_open=True), parse_number
 _unit = partial(parse_number, lo=0., hi=1., hi_open=True)
 _int1, _int0 = partial(parse_int, lo=1), partial(parse_int, lo=0)
@@ -216,7 +218,7 @@ FIELD_RULES = dict(  # field -> parser(value, name); every field of ModelConfig,
     label_smoothing=_unit, grad_clip=_nonneg, pe_weight_decay=parse_bool, pe_lr_mult=_nonneg,
     train_permute=partial(parse_choice, choices=TRAIN_PERMUTES), seed=partial(parse_int, lo=0, hi=MAX_SEED),
     precision=partial(parse_choice, choices=PRECISIONS), compile=parse_bool, eval_batch_size=_int1, num_workers=_int0,
-    ssdc_images=_int0, keep_epoch_checkpoints=parse_bool)
+    ssdc_images=_int0, keep_epoch_checkpoints=parse_bool, threads=partial(parse_int, lo=0, hi=MAX_THREADS))
 
 def parse_field(name:str, # a field of `ModelConfig`, `DataConfig` or `TrainConfig`
                 value,    # the value given (strings from the command line are coerced)

@@ -4,12 +4,12 @@
 
 # %% ../nbs/00b_files.ipynb #83e96490
 from __future__ import annotations
-import json, os, tempfile
+import json, os, re, tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['fsync_dir', 'atomic_write', 'remove_stale_temps', 'save_json', 'load_json', 'save_table']
+__all__ = ['TEMP_NAME', 'fsync_dir', 'atomic_write', 'remove_stale_temps', 'save_json', 'load_json', 'save_table', 'check_inside']
 
 # %% ../nbs/00b_files.ipynb #95994a9c
 def fsync_dir(folder):
@@ -38,9 +38,11 @@ def atomic_write(path, # final file path
         Path(tmp).unlink(missing_ok=True); raise
     fsync_dir(path.parent)
 
+TEMP_NAME = re.compile(r'\..+\.[a-z0-9_]{8}\.tmp')  # `atomic_write`'s temporaries: .{name}.{8 random chars}.tmp
+
 def remove_stale_temps(folder) -> list:
-    "Delete the `.name.*.tmp` files a killed `atomic_write` left in `folder`; return their names."
-    found = [p for p in Path(folder).glob('.*.tmp') if p.is_file()]
+    "Delete the `.name.XXXXXXXX.tmp` files a killed `atomic_write` left in `folder` (links never); return their names."
+    found = [p for p in Path(folder).glob('.*.tmp') if TEMP_NAME.fullmatch(p.name) and p.is_file() and not p.is_symlink()]
     for p in found: p.unlink(missing_ok=True)
     return sorted(p.name for p in found)
 
@@ -57,3 +59,15 @@ def load_json(path, what:str='file'):
 def save_table(df, path):
     "Write a DataFrame as CSV to `path` atomically."
     with atomic_write(path, 'w') as f: df.to_csv(f, index=False)
+
+def check_inside(path, # a path, absolute or relative to `root`
+                 root, # the folder it must stay in
+                 what:str='path', # what the path names, for the message
+                ) -> Path:
+    "`path` resolved (links followed), if it stays inside `root` (resolved too), else a `ValueError` saying where it goes."
+    root = Path(root).resolve()
+    p = Path(path) if Path(path).is_absolute() else root / path
+    real = p.resolve()
+    if real != root and root not in real.parents:
+        raise ValueError(f"{what} {path} resolves to {real}, outside {root}; refusing to touch it")
+    return real

@@ -5,6 +5,7 @@
 # %% ../nbs/02_models.ipynb #4ca6d129
 from __future__ import annotations
 import math
+from typing import NamedTuple
 import torch, torch.nn as nn, torch.nn.functional as F
 from timm.layers import (PatchEmbed, Mlp, DropPath, trunc_normal_, build_sincos2d_pos_embed, apply_rot_embed,
                          apply_rot_embed_cat)
@@ -13,8 +14,9 @@ from .core import ModelConfig, PE_NAMES, CONDITIONS, check_choice, make_config
 
 # %% auto #0
 __all__ = ['ROPE_VARIANTS', 'PE_REGISTRY', 'sincos_2d', 'grid_coords', 'axial_angles', 'rot_paper', 'rope_tables', 'apply_rope',
-           'rotate', 'NoPE', 'LearnedPE', 'SinCosPE', 'RoPE', 'Attention', 'Block', 'ViT', 'check_pe_scale',
-           'permute_tokens', 'draw_permutation', 'build_model', 'create_model', 'from_timm']
+           'rotate', 'swap_matrix', 'qkv_tables', 'RotaryQKV', 'NoPE', 'LearnedPE', 'SinCosPE', 'RoPE', 'Rotary',
+           'Attention', 'Block', 'ViT', 'check_pe_scale', 'permute_tokens', 'draw_permutation', 'build_model',
+           'create_model', 'from_timm']
 
 # %% ../nbs/02_models.ipynb #e00799d4
 def sincos_2d(grid:tuple, # (rows, cols) of the patch grid
@@ -68,6 +70,39 @@ def rotate(x:torch.Tensor, # (..., N, head_dim) queries or keys (patch tokens on
     "Rotate channel pairs of `x` by `angles` in the layout of `variant`."
     return apply_rope(x, *rope_tables(angles, variant), variant)
 
+# %% ../nbs/02_models.ipynb #6f3a1c21
+def swap_matrix(head_dim:int, # channels per head
+                variant:str='paper', # `ROPE_VARIANTS` key
+               ) -> torch.Tensor:
+    "The (head_dim, head_dim) matrix P with rot(x) == x @ P exactly (one ±1 per column)."
+    eye = torch.eye(head_dim)
+    return rot_paper(eye) if variant == 'paper' else rot_interleaved(eye)
+
+def qkv_tables(sin:torch.Tensor, cos:torch.Tensor, # (T, head_dim) tables of one layer
+               heads:int, # attention heads
+              ) -> tuple:
+    "(cos3, sin3) of shape (T, 3·heads·head_dim) over the fused qkv: q and k rotated, v unchanged (cos 1, sin 0)."
+    T, hd = cos.shape
+    q_k = lambda t: t[:, None].expand(T, 2 * heads, hd)
+    cos3 = torch.cat([q_k(cos), cos.new_ones(T, heads, hd)], 1).reshape(T, -1)
+    sin3 = torch.cat([q_k(sin), sin.new_zeros(T, heads, hd)], 1).reshape(T, -1)
+    return cos3, sin3
+
+class RotaryQKV(torch.autograd.Function):
+    "qkv·c + (qkv P)·s on the fused (B, T, 3C) projection; the backward pass is the transposed rotation."
+    @staticmethod
+    def forward(ctx, qkv, cos3, sin3, swap, heads):
+        ctx.save_for_backward(cos3, sin3, swap); ctx.heads = heads
+        B, T, C3 = qkv.shape
+        turned = torch.matmul(qkv.view(B, T, 3 * heads, -1), swap).view(B, T, C3).mul_(sin3)
+        return torch.mul(qkv, cos3).add_(turned)
+    @staticmethod
+    def backward(ctx, grad):
+        cos3, sin3, swap = ctx.saved_tensors
+        B, T, C3 = grad.shape
+        turned = torch.matmul(torch.mul(grad, sin3).view(B, T, 3 * ctx.heads, -1), swap.T).view(B, T, C3)
+        return torch.mul(grad, cos3).add_(turned), None, None, None, None
+
 # %% ../nbs/02_models.ipynb #8ba93b18
 class NoPE(nn.Module):
     "No positional signal at all (the paper's ablated model)."
@@ -103,6 +138,7 @@ class RoPE(NoPE):
         if cfg.dim % cfg.heads or hd % 4:
             raise ValueError(f"RoPE needs head_dim = dim/heads divisible by 4; got dim={cfg.dim}, heads={cfg.heads}")
         base = cfg.rope_base or ROPE_VARIANTS[self.variant]
+        self.heads, self.depth, self._rotary = cfg.heads, cfg.depth, {}
         if self.variant == 'mixed':
             self.register_buffer('coords', grid_coords(cfg.grid), persistent=False)
             self.freqs = nn.Parameter(init_random_2d_freqs(hd, cfg.depth, cfg.heads, temperature=base))
@@ -113,6 +149,20 @@ class RoPE(NoPE):
         fx, fy = self.freqs[0], self.freqs[1]  # (depth, heads, hd/2)
         xy = self.coords
         return scale * (xy[:, 0, None] * fx[:, :, None] + xy[:, 1, None] * fy[:, :, None])
+    def rotary(self, scale=1.0, dtype=torch.float32) -> list:
+        "One `Rotary` per block: fused qkv tables (axial variants; cached at α = 1), or (sin, cos) per block (mixed)."
+        key = (dtype, self.base_angles.device) if self.variant != 'mixed' and scale == 1 else None
+        if key is not None and key in self._rotary: return self._rotary[key]
+        sin, cos = rope_tables(F.pad(self.angles(scale), (0, 0, 1, 0)).to(dtype), self.variant)  # CLS: angle 0
+        if self.variant == 'mixed': return [Rotary(s, c) for s, c in zip(sin, cos)]
+        cos3, sin3 = qkv_tables(sin, cos, self.heads)
+        out = [Rotary(sin3, cos3, swap_matrix(cos.shape[-1], self.variant).to(cos))] * self.depth
+        if key is not None: self._rotary[key] = out
+        return out
+
+class Rotary(NamedTuple):
+    "One block's rotation: fused (T, 3C) tables and the swap matrix, or per-head (sin, cos) tables (`swap` None)."
+    sin:torch.Tensor; cos:torch.Tensor; swap:torch.Tensor|None=None
 
 PE_REGISTRY = {'none': NoPE, 'ape': LearnedPE, 'sincos': SinCosPE, 'rope': RoPE}
 
@@ -123,10 +173,14 @@ class Attention(nn.Module):
         super().__init__()
         self.heads, self.attn_drop, self.rope_variant = heads, attn_drop, rope_variant
         self.qkv, self.proj, self.proj_drop = nn.Linear(dim, dim * 3), nn.Linear(dim, dim), nn.Dropout(proj_drop)
-    def forward(self, x, rope=None):
+    def forward(self, x, rope:Rotary|None=None):
         B, T, C = x.shape
-        q, k, v = self.qkv(x).view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
-        if rope is not None: q, k = apply_rope(q, *rope, self.rope_variant), apply_rope(k, *rope, self.rope_variant)
+        qkv = self.qkv(x)
+        if rope is not None and rope.swap is not None:
+            qkv = RotaryQKV.apply(qkv, rope.cos, rope.sin, rope.swap, self.heads)
+        q, k, v = qkv.view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
+        if rope is not None and rope.swap is None:
+            q, k = (apply_rope(t, rope.sin, rope.cos, self.rope_variant) for t in (q, k))
         x = F.scaled_dot_product_attention(q, k, v, dropout_p=self.attn_drop if self.training else 0.)
         return self.proj_drop(self.proj(x.transpose(1, 2).reshape(B, T, C)))
 
@@ -183,11 +237,9 @@ def embed(self:ViT, x, perm=None, pe_scale=1.0):
 def forward(self:ViT, x, perm=None, pe_scale=1.0, capture=None, capture_blocks=False):
     "Logits of `x`, with optional token permutation, positional scaling and token capture."
     check_pe_scale(self, pe_scale)
-    h, angles = self.embed(x, perm, pe_scale), self.pos.angles(pe_scale)
-    # CLS: angle 0
-    rope = None if angles is None else rope_tables(F.pad(angles, (0, 0, 1, 0)).to(h.dtype), self.pos.variant)
-    for i, blk in enumerate(self.blocks):
-        r = rope if rope is None or angles.ndim == 2 else (rope[0][i], rope[1][i])
+    h = self.embed(x, perm, pe_scale)
+    rope = self.pos.rotary(pe_scale, h.dtype) if self.pos.is_rope else [None] * len(self.blocks)
+    for i, (blk, r) in enumerate(zip(self.blocks, rope)):
         h = blk(h, r, capture, i)
         if capture is not None and capture_blocks: capture('block', i, h[:, 1:])
     return self.head(h[:, 0])

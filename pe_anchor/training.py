@@ -16,9 +16,10 @@ from .core import (ExperimentConfig, make_config, config_hash, check_choice, mak
 from .files import save_json, save_table
 from .data import dataset_for, iterate_batches, eval_tensors, normalize, DATASETS
 from .models import build_model, draw_permutation, ViT
-from .cache import (default_device, default_cache_root, # re-exported: later modules import them from here
+from .machine import default_device, check_device, use_threads, provenance
+from .cache import (default_cache_root, # re-exported: later modules import it from here
                              save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
-                             check_run_config, run_lock, prepare_run_dir, Run)
+                             check_run_config, check_run_path, run_lock, prepare_run_dir, Run, LOCK_TIMEOUT)
 from .layers import forward_batches, layer_ssdc
 
 # %% auto #0
@@ -242,9 +243,10 @@ def evaluate_epoch(model, test_set, cfg, epoch, device) -> tuple:
     return acc, _plain(epoch_ssdc(model, test_set, cfg, epoch).to_dict('records'))
 
 # %% ../nbs/04_training.ipynb #57b27c68
-def fit(cfg, rdir, parts, device, progress=True, stop_after=None):
+def fit(cfg, rdir, parts, device, progress=True, stop_after=None, executor:str='in-process'):
     "The epoch loop: resume from the newest checkpoint, train, evaluate and write each epoch, then `done.json`."
     (rank, world), (train_set, test_set, model, opt, sched) = dist_info(), parts
+    wall0, cpu0 = time.time(), time.process_time()
     start, metrics, ssdc_rows = restore(rdir, cfg, model, opt, sched)
     if start == 0 and rank == 0: ssdc_rows = _plain(epoch_ssdc(model, test_set, cfg, 0).to_dict('records'))
     net = nn.parallel.DistributedDataParallel(model) if world > 1 else model
@@ -259,24 +261,32 @@ def fit(cfg, rdir, parts, device, progress=True, stop_after=None):
         barrier()
         if stop_after == epoch: return
     if rank == 0:
+        spent = dict(wall_seconds=round(time.time() - wall0, 2), cpu_seconds=round(time.process_time() - cpu0, 2))
         save_json(dict(test_acc=metrics[-1]['test_acc'], epochs=cfg.train.epochs,
                        seconds=sum(m['seconds'] for m in metrics), finished=time.strftime('%Y-%m-%d %H:%M:%S'),
-                       version=package_version()), rdir / 'done.json')
+                       version=package_version(), **spent, executor=executor, world_size=world,
+                       provenance=provenance(device)), rdir / 'done.json')
     barrier()
 
-def train_run(cfg:ExperimentConfig, rdir:Path, device=None, progress:bool=True, stop_after:int|None=None) -> bool:
-    """Train (or resume) run `cfg` in `rdir` under its lock; False if another process finished it first.
-    `stop_after`: stop early (tests)."""
-    device, rank = torch.device(device or default_device()), dist_info()[0]
+def train_run(cfg:ExperimentConfig, rdir:Path, device=None, progress:bool=True, stop_after:int|None=None,
+              wait:bool=True, # wait for another trainer of this run (False: raise `RunBusy` at once)
+              lock_timeout:float=LOCK_TIMEOUT, # give up waiting once the holder wrote no checkpoint this long
+              executor:str='in-process', # recorded in done.json
+             ) -> bool:
+    """Train (or resume) run `cfg` in `rdir` under its lock, with the run's thread count; False if another process
+    finished it first. `stop_after`: stop early (tests)."""
+    device, rank = check_device(device), dist_info()[0]
+    check_run_path(rdir)
     init_distributed(cfg.train.batch_size)
-    parts = setup_training(cfg, device)  # every check that needs the data happens before anything is written
-    if rank == 0: check_writable(rdir.parent)
-    with run_lock(rdir) if rank == 0 else nullcontext():
-        barrier()
-        if (rdir / 'done.json').exists(): return False
-        if rank == 0: prepare_run_dir(rdir, cfg)
-        barrier()
-        fit(cfg, rdir, parts, device, progress, stop_after)
+    with use_threads(cfg.train.threads):
+        parts = setup_training(cfg, device)  # every check that needs the data happens before anything is written
+        if rank == 0: check_writable(rdir.parent)
+        with run_lock(rdir, wait, lock_timeout) if rank == 0 else nullcontext():
+            barrier()
+            if (rdir / 'done.json').exists(): return False
+            if rank == 0: prepare_run_dir(rdir, cfg)
+            barrier()
+            fit(cfg, rdir, parts, device, progress, stop_after, executor)
     return True
 
 # %% ../nbs/04_training.ipynb #bfef53be
