@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = [  # (name, notebook, papermill parameters, should succeed)
     ('05_fragility -p pe rope', '05_fragility', ['-p', 'pe', 'rope'], True),
     ('05_fragility -p pe_typo rope (typo)', '05_fragility', ['-p', 'pe_typo', 'rope'], False),
-    ('06_interventions -p pe rope', '06_interventions', ['-p', 'pe', 'rope'], True),
-    ('03c_untrained (defaults)', '03c_untrained', [], True),
-    ('08a_pretrained_analysis (defaults)', '08a_pretrained_analysis', [], True),
+    ('06_scaling -p pe rope', '06_scaling', ['-p', 'pe', 'rope'], True),
+    ('03_ssdc (defaults)', '03_ssdc', [], True),
+    ('09_timm (defaults)', '09_timm', [], True),
 ]
 TEST_CALL = re.compile(r'^\s*test_(eq|fail|close|ne|is|warns)\(', re.M)
 

@@ -1,4 +1,4 @@
-"""Write README.md from nbs/index.ipynb (Quarto, and so nbdev_readme, is not available here).
+"""Write README.md from nbs/00_index.ipynb (Quarto, and so nbdev_readme, is not available here).
 `python scripts/make_readme.py --check` exits 1 if README.md is out of step with the notebook."""
 import json, sys
 from pathlib import Path
@@ -7,9 +7,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def readme_text() -> str:
     "Markdown cells as they are, code cells as python blocks."
-    cells = json.loads((ROOT / 'nbs' / 'index.ipynb').read_text())['cells']
+    cells = json.loads((ROOT / 'nbs' / '00_index.ipynb').read_text())['cells']
     parts = [''.join(c['source']) if c['cell_type'] == 'markdown' else f"```python\n{''.join(c['source'])}\n```" for c in cells]
-    return '<!-- generated from nbs/index.ipynb by scripts/make_readme.py: edit the notebook, not this file -->\n\n' + '\n\n'.join(parts) + '\n'
+    return '<!-- generated from nbs/00_index.ipynb by scripts/make_readme.py: edit the notebook, not this file -->\n\n' + '\n\n'.join(parts) + '\n'
 
 if __name__ == '__main__':
     text, path = readme_text(), ROOT / 'README.md'

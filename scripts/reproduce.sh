@@ -17,7 +17,7 @@ for c in none ape sincos rope rpt; do for s in $SEEDS; do
   python -m pe_anchor.training --condition "$c" --preset "$PRESET" --seed "$s"
 done; done
 seeds_list="[$(echo $SEEDS | sed 's/ /, /g')]"
-for nb in 05_fragility 06_interventions; do
+for nb in 05_fragility 06_scaling; do
   [ -f "nbs/$nb.ipynb" ] || continue
   papermill "nbs/$nb.ipynb" "$OUT/$nb.ipynb" -p pe all -p preset "$PRESET" -y "seeds: $seeds_list" -p out_dir "$OUT/$nb"
 done

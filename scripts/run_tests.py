@@ -3,7 +3,8 @@ import json, os, re, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-NBS = sorted(p for p in (ROOT / 'nbs').glob('*.ipynb') if not p.name.startswith(('_', '.')))
+NBS = sorted(p for p in (ROOT / 'nbs').rglob('*.ipynb')
+             if not any(part.startswith(('_', '.')) for part in p.relative_to(ROOT / 'nbs').parts))
 
 def sh(*cmd, **kw): return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, **kw)
 def changed(paths): return sh('git', 'status', '--porcelain', '--', *paths).stdout.strip()
@@ -36,9 +37,9 @@ def check_parameters():
     return not bad, '\n'.join(bad)
 
 def check_readme():
-    "README.md says the same as nbs/index.ipynb."
+    "README.md says the same as nbs/00_index.ipynb."
     r = sh(sys.executable, 'scripts/make_readme.py', '--check')
-    return r.returncode == 0, "README.md is out of step with nbs/index.ipynb: run python scripts/make_readme.py"
+    return r.returncode == 0, "README.md is out of step with nbs/00_index.ipynb: run python scripts/make_readme.py"
 
 def run_nbdev_test(flags):
     "Run nbdev_test over nbs/; return the names of the failed notebooks."
@@ -61,7 +62,7 @@ def main():
     bad = run_nbdev_test(flags)
     names = {nb.name for nb in NBS}
     nb_failed = names if bad == ['nbdev_test'] else set(bad) & names
-    for nb in NBS: print(f"{'FAIL' if nb.name in nb_failed else 'PASS'} {nb.name}")
+    for nb in NBS: print(f"{'FAIL' if nb.name in nb_failed else 'PASS'} {nb.relative_to(ROOT / 'nbs')}")
     passed += len(names - nb_failed); failed += sorted(nb_failed)
     print(f"{passed} passed, {len(failed)} failed")
     sys.exit(1 if failed else 0)
