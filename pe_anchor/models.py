@@ -16,7 +16,7 @@ from .core import ModelConfig, PE_NAMES, CONDITIONS, check_choice, make_config
 __all__ = ['ROPE_VARIANTS', 'PE_REGISTRY', 'sincos_2d', 'grid_coords', 'axial_angles', 'rot_paper', 'rope_tables', 'apply_rope',
            'rotate', 'swap_matrix', 'qkv_tables', 'RotaryQKV', 'NoPE', 'LearnedPE', 'SinCosPE', 'RoPE', 'Rotary',
            'Attention', 'Block', 'ViT', 'check_pe_scale', 'permute_tokens', 'draw_permutation', 'build_model',
-           'create_model', 'from_timm']
+           'create_model']
 
 # %% ../nbs/lib/06_models.ipynb #e00799d4
 def sincos_2d(grid:tuple, # (rows, cols) of the patch grid
@@ -283,11 +283,3 @@ def create_model(pe:str='ape', # a PE name or a condition (`rpt` -> `ape`)
     "The paper's ViT of `preset` with the positional encoding `pe`."
     check_choice(pe, list(CONDITIONS), 'positional encoding or condition')
     return build_model(make_config(pe, preset, **overrides).model, seed)
-
-# %% ../nbs/lib/06_models.ipynb #645a9b8d
-def from_timm(model, # a timm model object, or a timm model name
-              *args, **kwargs, # `checkpoint=`, `pretrained=`, timm kwargs: see `pe_anchor.pretrained.from_timm`
-             ):
-    "A timm ViT behind this module's interface: `model(x, perm, pe_scale, capture)`, `.grid`, `.num_patches`."
-    from pe_anchor.pretrained import from_timm as wrap
-    return wrap(model, *args, **kwargs)
