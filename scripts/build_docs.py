@@ -1,0 +1,451 @@
+"""Build pe_anchor's docs site from the notebooks, offline: Sphinx + MyST-NB with the furo theme (config in docs/).
+
+    python scripts/build_docs.py [--out _site] [--execute] [--jobs N] [--stage DIR]
+
+Pages, in reading order: nbs/00_index.ipynb (the home page; README.md's source), the top-level section notebooks
+nbs/*.ipynb in file-name order, the library notebooks nbs/lib/*.ipynb (then any other nbs/ subfolder), and "Committed
+results": for each reports/NAME/ with executed notebooks or a report, an overview page (its README, report.html as a
+standalone file, every figure, the tables) and the executed notebooks. Everything is found by glob (git-ignored files
+and names starting with `_` or `.` are skipped), so a new notebook appears without a config edit.
+
+Links: a relative link in a notebook or page is resolved from that file's folder (in nbs/00_index.ipynb from the
+repository root, as in README.md) and rewritten to its URL in the site: a notebook or .md file -> its page, a folder ->
+its README page or a generated listing, a text file browsers won't show (LICENSE, .cff, .py, ...) -> a page showing it
+(the raw file is copied too), any other file (PNG, CSV, report.html, ...) -> a copy at its repository path. A link
+that resolves to nothing (or to a git-ignored file, absent from a clone) is listed, left as written, and fails the build.
+
+nbdev: cells with `#| hide` or `#| include: false` and lone `#| default_exp` cells are left out, `#| echo: false` /
+`#| output: false` hide the input / output, `#|` lines are not shown. Plotly figures stored as plotly JSON are drawn by
+the site's own plotly.js (the installed plotly's), with the PNG the executed copies carry as the fallback; an output
+that only inlines plotly.js is dropped (the site loads its copy in the <head> of pages with figures).
+
+--execute runs the top-level section notebooks (not the home page) with papermill and their default parameters (the
+seconds-long `smoke` preset), IN_TEST=1 (temporary cache and output folders, removed by the notebooks themselves) and
+plotly's `plotly_mimetype` renderer, `--jobs` at a time; without it they are rendered as committed (no outputs).
+Exit status 1 if Sphinx or an executed notebook failed or a link resolved to nothing (the site is still written).
+"""
+import argparse, configparser, hashlib, json, os, posixpath, re, shutil, subprocess, sys, tempfile, time, warnings
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / 'docs'
+PLOTLY_MIME = 'application/vnd.plotly.v1+json'
+PAGE_SUFFIXES = ('.ipynb', '.md')
+TEXT_SUFFIXES = {'': 'text', '.cff': 'yaml', '.py': 'python', '.sh': 'bash', '.toml': 'toml', '.cfg': 'ini',
+                 '.ini': 'ini', '.yml': 'yaml', '.yaml': 'yaml'}  # shown as a page: browsers download these
+STAGE_MARK, OUT_MARK = '.pe_anchor_docs_stage', '.pe_anchor_docs'
+SCHEME = re.compile(r'^[a-zA-Z][a-zA-Z0-9+.-]*:')
+
+def settings():
+    cfg = configparser.ConfigParser(); cfg.read(ROOT / 'settings.ini')
+    d = cfg['DEFAULT']
+    return d.get('nbs_path', 'nbs'), d.get('readme_nb', '00_index.ipynb')
+
+NBS, README_NB = settings()
+INDEX_SRC = f'{NBS}/{README_NB}'
+
+# ---------------------------------------------------------------- which files exist for the site (as CI's clone has)
+_ignored = {}
+def ignored(rel:str) -> bool:
+    "Is `rel` (repository path) ignored by git (so absent from a fresh clone)? False outside a git checkout."
+    if rel not in _ignored:
+        r = subprocess.run(['git', 'check-ignore', '-q', '--', rel], cwd=ROOT, capture_output=True)
+        _ignored[rel] = r.returncode == 0
+    return _ignored[rel]
+
+def skipped(p:Path) -> bool:
+    rel = p.relative_to(ROOT)
+    return any(part.startswith(('_', '.')) for part in rel.parts) or ignored(rel.as_posix())
+
+def notebooks(folder:Path, pattern='*.ipynb') -> list:
+    return sorted(p for p in folder.glob(pattern) if p.is_file() and not skipped(p))
+
+def exists(rel:str) -> bool:
+    p = ROOT / rel
+    return (rel == '' or not rel.startswith('..')) and p.exists() and (rel == '' or not ignored(rel))
+
+# ---------------------------------------------------------------- markdown link rewriting
+FENCE = re.compile(r'^\s{0,3}(`{3,}|~{3,})')
+CODE_SPAN = re.compile(r'(`+)(?:.|\n)*?(?<!`)\1(?!`)')
+LINK = re.compile(r'(\]\(\s*<?)([^)\s>]+)')
+REFDEF = re.compile(r'^(\s{0,3}\[[^\]]+\]:\s*<?)([^\s>]+)', re.M)
+ATTR = re.compile(r'''(\b(?:src|href)\s*=\s*)(["'])(.*?)\2''', re.I)
+
+def rewrite_markdown(text:str, fn) -> str:
+    "Apply `fn` to every link target of markdown `text` (inline, reference, HTML src/href), outside code."
+    out, fence, chunk = [], None, []
+    def flush():
+        if chunk: out.append(rewrite_prose(''.join(chunk), fn)); chunk.clear()
+    for line in text.splitlines(keepends=True):
+        m = FENCE.match(line)
+        if fence:
+            out.append(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):]:
+                fence = None
+        elif m: flush(); fence = m.group(1); out.append(line)
+        else: chunk.append(line)
+    flush()
+    return ''.join(out)
+
+def rewrite_prose(text:str, fn) -> str:
+    parts, last = [], 0
+    for m in CODE_SPAN.finditer(text):
+        parts.append(_rewrite(text[last:m.start()], fn)); parts.append(m.group(0)); last = m.end()
+    parts.append(_rewrite(text[last:], fn))
+    return ''.join(parts)
+
+def _rewrite(text:str, fn) -> str:
+    text = LINK.sub(lambda m: m.group(1) + fn(m.group(2)), text)
+    text = REFDEF.sub(lambda m: m.group(1) + fn(m.group(2)), text)
+    return ATTR.sub(lambda m: m.group(1) + m.group(2) + fn(m.group(3)) + m.group(2), text)
+
+# ---------------------------------------------------------------- notebooks: nbdev directives, plotly outputs
+DIRECTIVE = re.compile(r'^\s*#\|\s?(.*)$')
+
+def src_text(cell) -> str:
+    s = cell.get('source', '')
+    return ''.join(s) if isinstance(s, list) else s
+
+def nbdev_cell(cell):
+    "The cell as nbdev's docs show it (None: left out)."
+    if cell['cell_type'] != 'code': return cell
+    lines = src_text(cell).splitlines()
+    opts = [m.group(1).strip().lower() for m in map(DIRECTIVE.match, lines) if m]
+    if not opts: return cell
+    body = [l for l in lines if not DIRECTIVE.match(l)]
+    norm = [re.sub(r'\s*:\s*', ': ', o) for o in opts]  # `include:false` -> `include: false`
+    if any(o in ('hide', 'include: false') for o in norm): return None
+    if not any(l.strip() for l in body) and not cell.get('outputs'): return None  # e.g. a lone `#| default_exp`
+    hide = [t for o, t in (('echo: false', 'remove-input'), ('output: false', 'remove-output')) if o in norm]
+    if hide: cell.setdefault('metadata', {}).setdefault('tags', []).extend(hide)
+    cell['source'] = '\n'.join(body)
+    return cell
+
+def joined(v) -> str: return ''.join(v) if isinstance(v, list) else v
+
+def plotly_html(spec:dict, png:str|None) -> str:
+    "A plotly JSON figure as HTML drawn by the page's plotly.js; its PNG (if any) shows until drawn, or if not drawn."
+    payload = json.dumps({k: spec.get(k, {} if k != 'data' else []) for k in ('data', 'layout', 'config')})
+    uid = 'pe-plot-' + hashlib.sha1(payload.encode()).hexdigest()[:12]
+    payload = payload.replace('</', '<\\/')
+    img = (f'<img class="pe-docs-fallback" alt="figure (static copy)" src="data:image/png;base64,{png.strip()}">'
+           if png else '')
+    return (f'<div class="pe-docs-plotly" data-traces="{len(spec.get("data", []))}"><div id="{uid}" class="pe-docs-plot">'
+            f'</div>{img}<script>(function(){{var el=document.getElementById("{uid}"),'
+            f'f=el.parentNode.querySelector(".pe-docs-fallback");function draw(){{if(!window.Plotly)return;var s={payload};'
+            f'Plotly.newPlot(el,s.data,s.layout,Object.assign({{responsive:true}},s.config))'
+            f'.then(function(){{if(f)f.style.display="none";}});}}'
+            f'if(window.Plotly||document.readyState!=="loading")draw();'
+            f'else document.addEventListener("DOMContentLoaded",draw);}})();</script></div>')
+
+def is_plotlyjs(html:str) -> bool:
+    "An output that only inlines the whole plotly.js (e.g. `pe_anchor.render.plotlyjs_html()`)."
+    return len(html) > 500_000 and html.lstrip().startswith('<script') and 'plotly.js' in html[:2000]
+
+def convert_outputs(cell, md_fn):
+    for o in cell.get('outputs', []):
+        d = o.get('data')
+        if not d: continue
+        if PLOTLY_MIME in d:
+            spec = d[PLOTLY_MIME]
+            if isinstance(spec, str): spec = json.loads(spec)
+            png = joined(d['image/png']) if 'image/png' in d else None
+            o['data'] = {'text/html': plotly_html(spec, png), 'text/plain': '<plotly figure>'}
+        elif 'text/html' in d and is_plotlyjs(joined(d['text/html'])):
+            o['data'] = {'text/html': '<!-- plotly.js: the site serves its own copy -->'}
+        elif 'text/markdown' in d:
+            d['text/markdown'] = rewrite_markdown(joined(d['text/markdown']), md_fn)
+
+def title_of(cells) -> str|None:
+    for c in cells:
+        if c['cell_type'] == 'markdown':
+            for line in src_text(c).splitlines():
+                if line.startswith('# '): return line[2:].strip()
+                if line.strip(): return None
+    return None
+
+def plain(title:str) -> str: return re.sub(r'[`*]', '', title)  # a sidebar title is plain text
+
+# ---------------------------------------------------------------- the site
+class Site:
+    def __init__(self, stage:Path):
+        self.src, self.extra = stage / 'src', stage / 'extra'
+        self.docnames = {}   # repository path (or a generated page's virtual path) -> docname
+        self.taken = {}      # docname -> repository path
+        self.todo = []       # repository paths of pages still to write
+        self.unresolved = [] # (page, link) that resolve to nothing
+        self.generated = {}  # virtual path -> markdown writer
+        self.sources = {}    # repository path -> its executed copy (--execute), rendered instead
+        self.in_toc = set()  # repository paths of pages in a toctree (the others are orphans)
+        self.notes, self.tocs = {}, {}  # repository path -> a note under the title / toctrees at the end
+
+    def claim(self, rel:str, docname:str) -> str:
+        base, n = docname, 2
+        while docname in self.taken and self.taken[docname] != rel: docname = f'{base}-{n}'; n += 1
+        self.taken[docname] = rel; self.docnames[rel] = docname
+        return docname
+
+    def page(self, rel:str) -> str:
+        "The docname of the page for repository path `rel` (queued for writing on first use)."
+        if rel == 'README.md': rel = INDEX_SRC  # README.md is generated from the index notebook
+        if rel in self.docnames: return self.docnames[rel]
+        if rel == INDEX_SRC: doc = 'index'
+        elif rel.startswith(NBS + '/') and rel.endswith('.ipynb'): doc = rel[len(NBS) + 1:-len('.ipynb')]
+        elif rel.endswith(PAGE_SUFFIXES): doc = posixpath.splitext(rel)[0]
+        else: doc = rel  # text pages keep their suffix: LICENSE.html, CITATION.cff.html
+        doc = self.claim(rel, doc)
+        self.todo.append(rel)
+        return doc
+
+    def folder(self, rel:str) -> str:
+        "The docname of a folder: its README.md's page, or a generated listing."
+        rel = rel.rstrip('/')
+        readme = posixpath.join(rel, 'README.md') if rel else 'README.md'
+        if exists(readme): return self.page(readme)
+        virtual = posixpath.join(rel, 'index.md') if rel else 'index.md'
+        if virtual not in self.generated: self.generated[virtual] = lambda v=virtual: self.listing(v)
+        return self.page(virtual)
+
+    def raw(self, rel:str) -> str:
+        "Copy a repository file into the site (and beside the sources, for Sphinx's images); its site path."
+        for base in (self.extra, self.src):
+            dest = base / rel
+            if not dest.exists(): dest.parent.mkdir(parents=True, exist_ok=True); shutil.copy2(ROOT / rel, dest)
+        return rel
+
+    def is_text(self, rel:str) -> bool:
+        p = ROOT / rel
+        if p.suffix.lower() not in TEXT_SUFFIXES or p.stat().st_size > 1_000_000: return False
+        try: p.read_text(encoding='utf-8'); return True
+        except UnicodeDecodeError: return False
+
+    def url(self, rel:str) -> str:
+        "Site path (from the site root) of repository path `rel` (an existing file or folder)."
+        if rel in self.generated: return self.page(rel) + '.html'
+        if (ROOT / rel).is_dir(): return self.folder(rel) + '.html'
+        if rel.endswith(PAGE_SUFFIXES) or self.is_text(rel):
+            if self.is_text(rel): self.raw(rel)
+            return self.page(rel) + '.html'
+        return self.raw(rel)
+
+    def link_fn(self, rel:str, doc:str, from_root:bool=False):
+        "A function mapping a link target written in repository file `rel` to its URL relative to page `doc`."
+        base = posixpath.dirname(rel)
+        def fn(target:str) -> str:
+            t = target.strip()
+            if not t or t.startswith(('#', '//')) or SCHEME.match(t): return target
+            path, _, frag = t.partition('#')
+            path = unquote(path.split('?')[0])
+            cands = ([posixpath.normpath(path)] if from_root else []) + [posixpath.normpath(posixpath.join(base, path))]
+            cands = ['' if c == '.' else c for c in cands]
+            found = next((c for c in cands if c in self.generated or exists(c)), None)
+            if found is None:
+                self.unresolved.append((rel, target)); return target
+            site_path = self.url(found)
+            href = posixpath.relpath(site_path, posixpath.dirname(doc) or '.')
+            return quote(href) + (f'#{frag}' if frag else '')
+        return fn
+
+    # -------------------------------------------------------- writers
+    def write(self, rel:str, text:str):
+        dest = self.src / rel
+        dest.parent.mkdir(parents=True, exist_ok=True); dest.write_text(text, encoding='utf-8')
+
+    def front(self, rel:str) -> str:
+        return '' if rel in self.in_toc else '---\norphan: true\n---\n\n'
+
+    def write_all(self):
+        while self.todo:
+            rel = self.todo.pop(0); doc = self.docnames[rel]
+            try:
+                if rel in self.generated: self.write_md(rel, doc, self.generated[rel]())
+                elif rel.endswith('.ipynb'): self.write_nb(rel, doc)
+                elif rel.endswith('.md'): self.write_md(rel, doc, (ROOT / rel).read_text(encoding='utf-8'))
+                else: self.write_text_page(rel, doc)
+            except Exception as e: sys.exit(f"build_docs: cannot read {rel}: {type(e).__name__}: {e}")
+
+    def write_md(self, rel:str, doc:str, text:str):
+        text = rewrite_markdown(text, self.link_fn(rel, doc))
+        self.write(doc + '.md', self.front(rel) + text + ''.join('\n\n' + t for t in self.tocs.get(rel, [])) + '\n')
+
+    def write_text_page(self, rel:str, doc:str):
+        body = (ROOT / rel).read_text(encoding='utf-8')
+        fence = '`' * max(3, 1 + max((len(m) for m in re.findall(r'`+', body)), default=0))
+        name = posixpath.basename(rel)
+        href = quote(posixpath.relpath(rel, posixpath.dirname(doc) or '.'))
+        lang = TEXT_SUFFIXES[posixpath.splitext(rel)[1].lower()]
+        self.write(doc + '.md', f"{self.front(rel)}# {name}\n\n`{rel}` in the repository ([raw file]({href})).\n\n"
+                                f"{fence}{lang}\n{body}\n{fence}\n")
+
+    def write_nb(self, rel:str, doc:str):
+        path = self.sources.get(rel, ROOT / rel)
+        nb = json.loads(path.read_text(encoding='utf-8'))
+        md = self.link_fn(rel, doc, from_root=rel == INDEX_SRC)
+        cells = []
+        for c in nb['cells']:
+            c = nbdev_cell(c)
+            if c is None: continue
+            tags = c.get('metadata', {}).get('tags', [])
+            if 'remove-cell' in tags:  # the report's own docs (left out of report.html) document the notebook here
+                c['metadata']['tags'] = [t for t in tags if t != 'remove-cell']
+            if c['cell_type'] == 'markdown': c['source'] = rewrite_markdown(src_text(c), md)
+            elif c['cell_type'] == 'code': convert_outputs(c, md)
+            cells.append(c)
+        ids = nb.get('nbformat', 4) > 4 or nb.get('nbformat_minor', 0) >= 5  # cells carry ids from nbformat 4.5
+        def cell(source, n): return {'cell_type': 'markdown', 'metadata': {}, 'source': source, **({'id': f'pe-docs-{n}'} if ids else {})}
+        if title_of(cells) is None: cells.insert(0, cell(f'# {posixpath.basename(doc)}', 'title'))
+        note = self.notes.get(rel)
+        if note: cells.insert(1, cell(rewrite_markdown(note, md), 'note'))
+        cells += [cell(s, f'toc-{i}') for i, s in enumerate(self.tocs.get(rel, []))]
+        nb['cells'] = cells
+        if rel not in self.in_toc: nb.setdefault('metadata', {})['orphan'] = True
+        self.write(doc + '.ipynb', json.dumps(nb, ensure_ascii=False))
+
+    def listing(self, virtual:str) -> str:
+        "A generated page listing a folder: links to its files and subfolders."
+        folder = posixpath.dirname(virtual)
+        items = sorted(p for p in (ROOT / folder).iterdir() if not skipped(p))
+        lines = [f'# `{folder}/`\n', f'The files in `{folder}/` of the repository.\n']
+        for p in items:
+            name = p.name + ('/' if p.is_dir() else '')
+            lines.append(f'- [`{name}`]({quote(name)})')
+        return '\n'.join(lines) + '\n'
+
+def toctree(caption:str, entries:list, hidden=True) -> str:
+    "A MyST toctree of (title, docname) entries."
+    opts = f':caption: {caption}\n' + (':hidden:\n' if hidden else '') + ':maxdepth: 2\n'
+    clean = lambda t: re.sub(r'[<>]', '', t)
+    return '```{toctree}\n' + opts + '\n' + '\n'.join(f'{clean(t)} </{d}>' for t, d in entries) + '\n```'
+
+def nb_title(path:Path) -> str:
+    try: return plain(title_of(json.loads(path.read_text(encoding='utf-8'))['cells']) or path.stem)
+    except Exception: return path.stem
+
+def results_page(name:str) -> str:
+    "Markdown of the overview of reports/NAME (links relative to reports/NAME/)."
+    d = ROOT / 'reports' / name
+    lines = [f'# Committed results: `{name}`\n',
+             f'What the `{name}` reproduction committed in `reports/{name}/`, as it is in the repository.\n']
+    if (d / 'README.md').exists(): lines.append(f'- [What was run, and how](README.md) (`reports/{name}/README.md`)')
+    if (d / 'report.html').exists():
+        lines.append('- [`report.html`](report.html): the standalone report (claims, every figure interactive, '
+                     'tables), a page of its own')
+    for nb in notebooks(d / 'notebooks'):
+        lines.append(f'- [`notebooks/{nb.name}`](notebooks/{quote(nb.name)}): {nb_title(nb)} (executed)')
+    data = [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix not in ('.md', '.html') and not skipped(p)]
+    if data: lines.append('- data: ' + ', '.join(f'[`{p.name}`]({quote(p.name)})' for p in data))
+    subs = [p for p in sorted(d.iterdir()) if p.is_dir() and p.name not in ('notebooks',) and not skipped(p)]
+    if subs: lines.append('- folders: ' + ', '.join(f'[`{p.name}/`]({quote(p.name)}/)' for p in subs))
+    figs = sorted(p for p in (d / 'figures').glob('*.png') if not skipped(p)) if (d / 'figures').is_dir() else []
+    if figs:
+        lines.append('\n## Figures\n')
+        lines.append(f'Every figure of the report as committed in `reports/{name}/figures/` (PNG; SVG beside it).\n')
+        lines.append('<div class="pe-docs-gallery">\n')
+        for p in figs: lines.append(f'\n**{p.stem}**\n\n![{p.stem}](figures/{quote(p.name)})\n')
+        lines.append('\n</div>')
+    return '\n'.join(lines) + '\n'
+
+def execute(nbs:list, dest:Path, jobs:int) -> tuple:
+    "Run `nbs` with papermill (default parameters), `jobs` at a time: ({repository path: executed copy}, [failed])."
+    dest.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, IN_TEST='1', PLOTLY_RENDERER='plotly_mimetype', PYTHONWARNINGS='ignore')
+    if jobs > 1: env.update(OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')
+    def run(nb:Path):
+        out, t = dest / nb.name, time.time()
+        r = subprocess.run([sys.executable, '-m', 'papermill', str(nb), str(out), '--cwd', str(nb.parent),
+                            '--no-progress-bar'], env=env, capture_output=True, text=True)
+        return nb, out, r, time.time() - t
+    done, failed = {}, []
+    with ThreadPoolExecutor(max(1, jobs)) as ex:
+        for nb, out, r, dt in ex.map(run, nbs):
+            rel = nb.relative_to(ROOT).as_posix()
+            print(f"  executed {rel} in {dt:.1f} s" + ('' if r.returncode == 0 else ' FAILED'), flush=True)
+            if out.exists(): done[rel] = out
+            if r.returncode != 0:
+                failed.append(rel); print('\n'.join(r.stderr.strip().splitlines()[-15:]), file=sys.stderr)
+    return done, failed
+
+def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1) -> int:
+    t0 = time.time()
+    if out.exists() and any(out.iterdir()) and not (out / OUT_MARK).exists():
+        sys.exit(f"{out} exists and is not a site built by this script: refusing to replace it")
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True); (out / OUT_MARK).touch()
+    site, nbs = Site(stage), ROOT / NBS
+    rel = lambda p: p.relative_to(ROOT).as_posix()
+    sections = [p for p in notebooks(nbs) if p.name != README_NB]
+    groups = [('Sections', sections), ('Library', notebooks(nbs / 'lib'))]
+    for d in sorted(nbs.iterdir()):  # any other nbs/ subfolder: a section of its own, after the library
+        if d.is_dir() and d.name != 'lib' and not skipped(d):
+            groups.append((d.name.replace('_', ' ').capitalize(), [p for p in sorted(d.rglob('*.ipynb')) if not skipped(p)]))
+    failed, t_exec = [], 0.0
+    if execute_nbs and sections:
+        print(f"executing {len(sections)} section notebooks (smoke defaults, {jobs} at a time)", flush=True)
+        te = time.time()
+        site.sources, failed = execute(sections, stage / 'executed', jobs)
+        t_exec = time.time() - te
+    toc_rels = [INDEX_SRC]
+    site.page(INDEX_SRC)
+    def entry(p:Path) -> tuple:
+        toc_rels.append(rel(p))
+        return f'{p.stem}: {nb_title(site.sources.get(rel(p), p))}', site.page(rel(p))
+    tocs = [toctree(caption, [entry(p) for p in nbs_in]) for caption, nbs_in in groups if nbs_in]
+    results = []
+    for d in sorted(p for p in (ROOT / 'reports').glob('*') if p.is_dir()) if (ROOT / 'reports').is_dir() else []:
+        if skipped(d) or not (notebooks(d / 'notebooks') or (d / 'report.html').exists()): continue
+        name = d.name
+        virtual = f'reports/{name}/' + ('overview.md' if (d / 'index.md').exists() else 'index.md')
+        site.generated[virtual] = lambda n=name: results_page(n)
+        results.append((f'{name} reproduction', site.page(virtual))); toc_rels.append(virtual)
+        sub = []
+        if (d / 'README.md').exists():
+            sub.append(('What was run', site.page(rel(d / 'README.md')))); toc_rels.append(rel(d / 'README.md'))
+        for nb in notebooks(d / 'notebooks'):
+            r = rel(nb); twin = nbs / nb.name
+            sub.append((f'{nb.stem} (executed)', site.page(r))); toc_rels.append(r)
+            site.notes[r] = (f'*The executed copy committed in `{r}` (the `{name}` reproduction), with the outputs '
+                             f'as they were written; see [the results overview](../{posixpath.basename(virtual)})'
+                             + (f' and [the notebook itself](../../../{NBS}/{nb.name})' if twin.exists() and not skipped(twin) else '')
+                             + '.*')
+        site.tocs[virtual] = [toctree(f'{name} reproduction', sub)]
+    if results: tocs.append(toctree('Committed results', results))
+    site.tocs[INDEX_SRC] = tocs
+    site.in_toc.update(toc_rels)
+    site.write_all()
+    t_stage = time.time() - t0 - t_exec
+    from sphinx.cmd.build import build_main
+    os.environ['PE_ANCHOR_DOCS_STAGE'] = str(stage)
+    warnings.filterwarnings('ignore', message='Cell is missing an id field')  # nbdev strips cell ids (clean_ids)
+    ts, log = time.time(), stage / 'sphinx-warnings.txt'
+    rc = build_main(['-b', 'html', '-c', str(DOCS), '-d', str(stage / 'doctrees'), '-q',
+                     '-w', str(log), str(site.src), str(out)])
+    t_sphinx = time.time() - ts
+    pages = len(list(out.rglob('*.html'))) if out.exists() else 0
+    n_warn = len([l for l in log.read_text().splitlines() if 'WARNING' in l]) if log.exists() else 0
+    if n_warn: print('Sphinx warnings:\n' + '\n'.join(log.read_text().splitlines()[:60]).replace(str(site.src) + '/', ''))
+    for page, link in site.unresolved: print(f"unresolved link in {page}: {link}")
+    print(f"docs built in {out}: {pages} HTML files, {len(site.unresolved)} unresolved links, {n_warn} Sphinx "
+          f"warnings; {time.time() - t0:.1f} s (execute {t_exec:.1f} s, stage {t_stage:.1f} s, sphinx {t_sphinx:.1f} s)")
+    if failed: print(f"notebooks that failed to execute: {', '.join(failed)}", file=sys.stderr)
+    return 1 if rc or failed or site.unresolved else 0
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--out', default=str(ROOT / '_site'), help='where the site goes (default: _site)')
+    ap.add_argument('--execute', action='store_true', help='execute the top-level section notebooks (smoke defaults)')
+    ap.add_argument('--jobs', type=int, default=1, help='notebooks executed at a time with --execute (default 1)')
+    ap.add_argument('--stage', help='keep the staged sources here (default: a temporary folder, removed)')
+    a = ap.parse_args(argv)
+    stage = Path(a.stage).resolve() if a.stage else Path(tempfile.mkdtemp(prefix='pe_anchor-docs-'))
+    if a.stage:
+        if stage.exists() and any(stage.iterdir()) and not (stage / STAGE_MARK).exists():
+            sys.exit(f"{stage} exists and is not a staging folder of this script: refusing to replace it")
+        shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
+    (stage / STAGE_MARK).touch()
+    try: return build(Path(a.out).resolve(), stage, a.execute, a.jobs)
+    finally:
+        if not a.stage: shutil.rmtree(stage, ignore_errors=True)
+
+if __name__ == '__main__': sys.exit(main())
