@@ -9,7 +9,8 @@ import numpy as np, pandas as pd
 from scipy import stats
 from .robustness import table5_long, paper_table5
 from .scaling import paper_sweep, SWEEP_COLUMNS
-from .interventions import paper_reference, reference_profiles
+from .measure import paper_reference
+from .interventions import reference_profiles
 
 # %% auto #0
 __all__ = ['APPROX_ZERO', 'EARLY_SHARE', 'GRADUAL_SHARE', 'CONFIDENCE', 'CLAIMS', 'VERDICTS', 'RPI_PART_ESTIMATORS',

@@ -5,16 +5,26 @@
 # %% ../nbs/lib/25_cli.ipynb #1fbd54e7
 from __future__ import annotations
 import argparse, json, sys
-
-# the registries' keys, spelled out so that parsing imports nothing heavy (checked against the registries below)
-CONDITION_NAMES = ('none', 'ape', 'sincos', 'rope', 'rpt')
-PRESET_NAMES = ('paper', 'cpu', 'smoke')
-ENGINE_NAMES = ('papermill', 'direct')
-DEFAULT_SEED_COUNTS = dict(paper=4, cpu=4, smoke=1)  # `pe_anchor.study.STUDY_DEFAULTS`: seeds 0..n-1
+from .core import CONDITIONS, ENGINES, EXECUTORS, PRESETS  # the registries (core imports no torch)
 
 # %% auto #0
-__all__ = ['CONDITION_NAMES', 'PRESET_NAMES', 'ENGINE_NAMES', 'DEFAULT_SEED_COUNTS', 'add_flag', 'condition_list', 'seed_value',
-           'seeds_value', 'train_parser', 'train_main', 'paper_parser', 'paper_main']
+__all__ = ['COMMANDS', 'parse_overrides', 'add_flag', 'condition_list', 'seed_value', 'seeds_value', 'train_parser', 'train_main',
+           'paper_parser', 'paper_main', 'main']
+
+# %% ../nbs/lib/25_cli.ipynb #5839194e
+import ast
+
+def parse_overrides(items) -> dict:
+    """Turn ['epochs=3', 'name=cifar10'] into {'epochs': 3, 'name': 'cifar10'} (types and ranges are checked by
+    `make_config`)."""
+    out = {}
+    for it in items or []:
+        if '=' not in it: raise ValueError(f"Override {it!r} is not of the form field=value")
+        k, v = it.split('=', 1)
+        if k in out: raise ValueError(f"Override {k!r} is given twice: {out[k]!r} and {v!r}")
+        try: out[k] = ast.literal_eval(v)
+        except (ValueError, SyntaxError): out[k] = v
+    return out
 
 # %% ../nbs/lib/25_cli.ipynb #0bff76c5
 def add_flag(parser:argparse.ArgumentParser, # the parser (or argument group)
@@ -26,13 +36,13 @@ def add_flag(parser:argparse.ArgumentParser, # the parser (or argument group)
     return parser.add_argument(*flags, dest=name, **kwargs)
 
 def condition_list(text:str) -> str:
-    "An argparse type: 'all', or a comma list of conditions, each one of `CONDITION_NAMES`."
+    "An argparse type: 'all', or a comma list of conditions, each one of `CONDITIONS`."
     names = [c.strip() for c in text.split(',') if c.strip()]
     if names == ['all']: return 'all'
-    bad = [c for c in names if c not in CONDITION_NAMES]
+    bad = [c for c in names if c not in CONDITIONS]
     if bad or not names:
         first = (bad or [text])[0]
-        valid = ', '.join(CONDITION_NAMES)
+        valid = ', '.join(CONDITIONS)
         raise argparse.ArgumentTypeError(f"unknown condition {first!r}; valid: all, {valid} (or a comma list of them)")
     return ','.join(names)
 
@@ -52,11 +62,11 @@ def seeds_value(tokens:list|None):
 
 # %% ../nbs/lib/25_cli.ipynb #f61a8992
 def train_parser() -> argparse.ArgumentParser:
-    "The parser of `pe-anchor-train` (also `python -m pe_anchor.training`)."
+    "The parser of `pe-anchor-train` (also `python -m pe_anchor.cli train`)."
     p = argparse.ArgumentParser(prog='pe-anchor-train', description="Train one run (or load it if finished) and print "
                                 "its summary as JSON. Runs are cached: a re-run loads, a killed run resumes.")
-    add_flag(p, 'condition', default='ape', choices=CONDITION_NAMES, help='the condition to train (default: ape)')
-    add_flag(p, 'preset', default='cpu', choices=PRESET_NAMES, help='configuration preset (default: cpu)')
+    add_flag(p, 'condition', default='ape', choices=list(CONDITIONS), help='the condition to train (default: ape)')
+    add_flag(p, 'preset', default='cpu', choices=list(PRESETS), help='configuration preset (default: cpu)')
     add_flag(p, 'seed', default=0, type=seed_value, help='training seed, an integer >= 0 (default: 0)')
     add_flag(p, 'cache_root', default=None, help='run cache folder (default: data/runs or $PE_ANCHOR_CACHE)')
     add_flag(p, 'device', default=None, help='training device, e.g. cpu, cuda, cuda:1 (default: cuda if available)')
@@ -68,7 +78,7 @@ def train_main(argv:list|None=None, # arguments (default: the command line)
               ):
     "`pe-anchor-train`: bad arguments exit with status 2 and a one-line error before anything is written."
     p = train_parser(); args = p.parse_args(argv)
-    from pe_anchor.training import get_trained, parse_overrides, dist_info
+    from pe_anchor.training import get_trained, dist_info
     try:
         ov = parse_overrides(args.set)
         seed = ov.pop('seed', args.seed)
@@ -79,28 +89,40 @@ def train_main(argv:list|None=None, # arguments (default: the command line)
 
 # %% ../nbs/lib/25_cli.ipynb #67e43343
 def paper_parser() -> argparse.ArgumentParser:
-    "The parser of `pe-anchor-paper` (also `python -m pe_anchor.paper`)."
+    "The parser of `pe-anchor-paper` (also `python -m pe_anchor.cli paper`)."
     p = argparse.ArgumentParser(prog='pe-anchor-paper', description="Reproduce the paper at one preset: train or load "
                                 "every run, run every analysis, write the claims and the report. Re-runs reuse "
                                 "everything finished.")
-    add_flag(p, 'preset', default='cpu', choices=PRESET_NAMES, help='configuration preset (default: cpu)')
+    add_flag(p, 'preset', default='cpu', choices=list(PRESETS), help='configuration preset (default: cpu)')
     add_flag(p, 'seeds', nargs='*', default=None, metavar='SEED',
              help='one integer N: the seeds 0..N-1; several (0 2) or a comma list (3,): these seeds '
-                  '(default: ' + ', '.join(f'{n} at {k}' for k, n in DEFAULT_SEED_COUNTS.items()) + ')')
+                  '(default: ' + ', '.join(f"{len(p.study['seeds'])} at {k}" for k, p in PRESETS.items()) + ')')
     add_flag(p, 'conditions', default='all', type=condition_list, help="'all' or a comma list of "
-             f"{', '.join(CONDITION_NAMES)} (default: all)")
+             f"{', '.join(CONDITIONS)} (default: all)")
     add_flag(p, 'out_dir', default=None, help='output folder (default: outputs/<preset>)')
     add_flag(p, 'cache_root', default=None, help='run cache (default: data/runs or $PE_ANCHOR_CACHE)')
     add_flag(p, 'device', default=None, help='training device (default: cuda if available)')
-    add_flag(p, 'engine', default='papermill', choices=ENGINE_NAMES,
-             help='papermill: execute notebooks 05 and 06; direct: in-process (default: papermill)')
+    add_flag(p, 'engine', default='papermill', choices=ENGINES,
+             help='papermill: execute the section notebooks 04-07; direct: in-process (default: papermill)')
     p.add_argument('--study', '--analysis', dest='study', nargs='*', default=None, metavar='KEY=VALUE',
                    help='study settings (fields of pe_anchor.study.StudyConfig), e.g. n_images=500 pe_scales=[1.0,0.5] '
                         'rpi=image (default: the preset\'s)')
     add_flag(p, 'no_report', action='store_true', help='skip the report')
     add_flag(p, 'quick', action='store_true',
-             help='a first look: one seed, 4 α values (1, 0.5, 0.1, 0), 3-epoch runs, in-process, into '
-                  'outputs/<preset>-quick unless --out-dir')
+             help="a first look (the preset's quick variant: at cpu one seed, 4 α values, 3-epoch runs, in-process) "
+                  'into outputs/<preset>-quick unless --out-dir')
+    g = p.add_argument_group('scaling out (where runs train and per-run analyses run)')
+    add_flag(g, 'executor', default='local', choices=EXECUTORS,
+             help='local: a pool of worker processes on this machine; slurm: one Slurm job per task (pip install '
+                  "'pe_anchor[slurm]'); submitit-local: the same through local subprocesses (default: local)")
+    add_flag(g, 'workers', default=0, type=int, metavar='N',
+             help='local: worker processes (0 = one per usable core, or per GPU); slurm: jobs at once (default: 0)')
+    add_flag(g, 'slurm_partition', default='', metavar='NAME', help="slurm: the partition (default: the cluster's)")
+    add_flag(g, 'slurm_time', default=240, type=int, metavar='MIN', help='slurm: minutes per job (default: 240)')
+    add_flag(g, 'slurm_gpus_per_run', default=0, type=int, metavar='N', help='slurm: GPUs per job (default: 0)')
+    add_flag(g, 'slurm_cpus_per_run', default=1, type=int, metavar='N', help='slurm: CPU cores per job (default: 1)')
+    add_flag(g, 'slurm_mem_gb', default=0, type=int, metavar='GB', help="slurm: memory per job (default: the cluster's)")
+    add_flag(g, 'slurm_folder', default='', metavar='DIR', help='submitit job folder (default: .submitit/ in the cache)')
     add_flag(p, 'redo_report', action='store_true',
              help='only redo the claims and the report of the reproduction in --out-dir, from its tables')
     add_flag(p, 'quiet', action='store_true', help='no progress bars')
@@ -112,22 +134,38 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
     p = paper_parser(); args = p.parse_args(argv)
     try:
         seeds = seeds_value(args.seeds)
-        from pe_anchor.training import parse_overrides
         from pe_anchor.study import make_study
         from pe_anchor.paper import reproduce, rerender, default_out_dir
-        from pe_anchor.plan import QUICK_LOOK
+        from pe_anchor.executor import make_executor
+        executor = make_executor(args.executor, workers=args.workers, partition=args.slurm_partition,
+                                 time_min=args.slurm_time, gpus_per_run=args.slurm_gpus_per_run,
+                                 cpus_per_run=args.slurm_cpus_per_run, mem_gb=args.slurm_mem_gb,
+                                 folder=args.slurm_folder)
         settings, engine = parse_overrides(args.study), args.engine
         out_dir = args.out_dir or default_out_dir(args.preset)
         if args.quick:
-            settings = QUICK_LOOK['study'] | settings
-            seeds, engine = seeds or settings.pop('seeds'), QUICK_LOOK['engine']
+            settings = PRESETS[args.preset].quick | settings
+            seeds = seeds or settings.pop('seeds', None)
+            engine = 'direct' if settings.get('overrides') else engine  # the notebooks take no config overrides
             out_dir = args.out_dir or f'{out_dir}-quick'
         if args.redo_report:
             res = rerender(out_dir, report=not args.no_report, progress=not args.quiet)
         else:
             study = make_study(args.preset, args.conditions, seeds, **settings)
             res = reproduce(study, out_dir, args.cache_root, args.device, engine, report=not args.no_report,
-                            progress=not args.quiet)
+                            progress=not args.quiet, executor=executor)
     except (ValueError, FileNotFoundError, PermissionError) as e: p.exit(2, f"{p.prog}: error: {e}\n")
     report = str(res['report']) if res['report'] else None
     print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))
+
+# %% ../nbs/lib/25_cli.ipynb #2ed447b7
+COMMANDS = {'train': 'train_main', 'paper': 'paper_main'}
+
+def main(argv:list|None=None):
+    "`python -m pe_anchor.cli {train,paper} ...`: run the named command with the rest of the arguments."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] not in COMMANDS:
+        sys.exit(f"usage: python -m pe_anchor.cli {{{','.join(COMMANDS)}}} [arguments]; got {argv[:1] or 'nothing'}")
+    return globals()[COMMANDS[argv[0]]](argv[1:])
+
+if __name__ == '__main__' and __package__: main()  # `python -m pe_anchor.cli`, not a notebook kernel

@@ -10,7 +10,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset, Subset
-from .core import check_choice, data_dir, make_generator
+from .core import check_choice, data_dir
+from .machine import make_generator
 from .augment import AUGMENTS, augment_batch
 
 # %% auto #0

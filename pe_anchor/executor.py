@@ -10,18 +10,16 @@ from dataclasses import dataclass, fields, asdict
 from pathlib import Path
 import torch
 from tqdm.auto import tqdm
-from .core import check_choice, parse_int, parse_text, config_to_dict, config_from_dict, ExperimentConfig
-from .machine import usable_cores
+from .core import EXECUTORS, check_choice, parse_int, parse_text, config_to_dict, config_from_dict, ExperimentConfig
+from .machine import usable_cores, use_threads
 from .cache import run_dir, default_cache_root, RunBusy, Run, LOCK_TIMEOUT, check_run_path
 from .training import train_run, check_registries
 
 # %% auto #0
-__all__ = ['EXECUTORS', 'ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'run_tasks', 'train_task',
-           'train_all']
+__all__ = ['ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'run_tasks', 'train_task', 'train_all',
+           'map_runs']
 
 # %% ../nbs/lib/13_executor.ipynb #17fc7af8
-EXECUTORS = ('local', 'slurm', 'submitit-local')
-
 @dataclass(frozen=True)
 class ExecutorConfig:
     "Where and how wide the independent tasks of a study run."
@@ -203,3 +201,25 @@ def train_all(configs:list, # `ExperimentConfig`s of the runs
     rows = [dict(condition=c.condition, seed=c.train.seed, **done.get(run_dir(c, root), dict(status='reused', seconds=0.)))
             for c in configs]
     return [Run(run_dir(c, root)) for c in configs], rows
+
+# %% ../nbs/lib/13_executor.ipynb #274f6e0a
+def _run_task(fn, rdir:str, args:tuple):
+    "One analysis task: `fn(Run(rdir), *args)` with the run's thread count."
+    run = Run(rdir)
+    with use_threads(run.config.train.threads): return fn(run, *args)
+
+def map_runs(fn, # a module-level function of (run, *per_run arguments, *args)
+             runs:list, # finished `Run`s
+             *args, # more arguments of `fn`, the same for every run (picklable)
+             per_run:list|None=None, # arguments of `fn` that differ per run: one tuple per run, before `args`
+             executor=None, # an `ExecutorConfig` or what `make_executor` takes
+             desc:str='runs', progress:bool=False,
+            ) -> list:
+    "`[fn(run, *per_run[i], *args) for i, run in enumerate(runs)]` through the executor, each with its run's threads."
+    per_run = per_run or [()] * len(runs)
+    return run_tasks(_run_task, [(fn, str(r.dir), tuple(p) + args) for r, p in zip(runs, per_run)], executor, desc,
+                     progress)
+
+def _run_summary(run, digits:int) -> tuple:
+    "A demonstration analysis: the run's condition, seed and rounded accuracy, and the threads it ran with."
+    return run.config.condition, run.config.train.seed, round(run.test_acc, digits), torch.get_num_threads()

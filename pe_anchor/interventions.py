@@ -4,39 +4,90 @@
 
 # %% ../nbs/lib/17_interventions.ipynb #b8186e53
 from __future__ import annotations
-from functools import lru_cache
-from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
-from .core import PAPER_LABELS, CONDITION_COLORS, UNTRAINED_COLOR, DEEP, check_choice, reference_csv, as_list
-from .study import N_PERMS, StudyConfig, check_n_images, select_runs
-from .data import get_dataset, eval_tensors
-from .layers import (seed_summary, layer_ssdc, add_curve, RPI_ESTIMATORS, check_estimators, permutation_seeds,
-                              estimator_batch_size)
-from .training import untrained_model, accuracy
+from .core import PAPER_LABELS, CONDITION_COLORS, UNTRAINED_COLOR, DEEP, RPI_ESTIMATORS, check_choice
+from .study import N_PERMS, StudyConfig, select_runs
+from .measure import eval_set, accuracy, seed_summary
+from .layers import layer_ssdc, ssdc_summary, check_estimators, permutation_seeds, estimator_batch_size
+from .training import untrained_model
+from .executor import map_runs
 
 # %% auto #0
-__all__ = ['PROFILE_COLUMNS', 'MODEL_KEYS', 'ESTIMATOR_DASH', 'PAPER_DASH', 'MAX_FIGURE_WIDTH', 'FIGURES', 'eval_data',
-           'model_profile', 'model_profiles', 'ssdc_profiles', 'model_keys', 'delta_ssdc', 'rpi_auc', 'rpi_measures',
-           'profile_summary', 'paper_reference', 'reference_profiles', 'curve_label', 'curve_color', 'plot_figure',
-           'model_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy']
+__all__ = ['PROFILE_COLUMNS', 'MODEL_COLUMNS', 'ESTIMATOR_DASH', 'PAPER_DASH', 'MAX_FIGURE_WIDTH', 'FIGURES', 'add_curve',
+           'condition_label', 'reference_curves', 'plot_ssdc_layers', 'plot_similarity', 'model_profile',
+           'model_profiles', 'run_profiles', 'ssdc_profiles', 'model_columns', 'delta_ssdc', 'rpi_auc', 'rpi_measures',
+           'profile_summary', 'reference_profiles', 'curve_label', 'curve_color', 'plot_figure', 'model_rpi_accuracy',
+           'run_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy']
 
-# %% ../nbs/lib/17_interventions.ipynb #57d6c2e8
-@lru_cache(maxsize=1)
-def _test_split(data, img_size:int, n_images):
-    "The test split of `data` at `img_size` as (images, labels, mean, std), cached (one preset at a time)."
-    ds = get_dataset(data.name, 'test', img_size, data.root)
-    return (*eval_tensors(ds, n_images), ds.mean, ds.std)
+# %% ../nbs/lib/17_interventions.ipynb #30f9824e
+def _rgba(hex_color:str, alpha:float) -> str:
+    "An `rgba(...)` string of a hex colour with opacity `alpha`."
+    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+    return f'rgba({r},{g},{b},{alpha})'
 
-def eval_data(cfg, # an `ExperimentConfig` (e.g. `Run.config`)
-              n_images=None, # at most this many test images, evenly spaced (None = all)
-             ) -> tuple:
-    "(uint8 images, labels, mean, std) of `cfg`'s test split."
-    return _test_split(cfg.data, cfg.model.img_size, check_n_images(n_images))
+def add_curve(fig:go.Figure, # the figure to draw on
+              layer, mean, sd, # x values, the mean line and its ±SD (NaN: no band there)
+              name:str, color:str, # legend name and colour (hex)
+              dash:str|None=None, opacity:float=1.0, band:float=0.2, # line style; opacity of the band fill
+             ):
+    "Add a mean line with markers and, where `sd` is known, a shaded ±1 SD band (a fill only: no line, no markers)."
+    ok = ~np.isnan(np.asarray(sd, dtype=float))
+    if ok.any():
+        x, lo, hi = np.asarray(layer)[ok], (mean - sd)[ok], (mean + sd)[ok]
+        fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[hi, lo[::-1]], mode='lines', fill='toself',
+                                 fillcolor=_rgba(color, band * opacity), line=dict(width=0), hoverinfo='skip',
+                                 showlegend=False, legendgroup=name, name=f'{name} ±1 SD'))
+    fig.add_trace(go.Scatter(x=layer, y=mean, name=name, mode='lines+markers', opacity=opacity, legendgroup=name,
+                             line=dict(color=color, width=2.2, dash=dash), marker=dict(size=5)))
+
+def condition_label(c) -> str:
+    "Display name of a condition: the paper's label ('ape' -> 'APE', 'untrained-none' -> 'Untrained Ablated')."
+    c = str(c)
+    return 'Untrained ' + condition_label(c[10:]) if c.startswith('untrained-') else PAPER_LABELS.get(c, c)
+
+def reference_curves(reference:pd.DataFrame) -> dict:
+    "The SSDC curves of a `data/paper_reference.csv`-style table: {(condition, permuted): rows by layer}."
+    r = reference[reference.metric == 'ssdc'] if 'metric' in reference else reference
+    r = r.assign(permuted=r.permuted.fillna('none')) if 'permuted' in r else r.assign(permuted='none')
+    return {k: g.sort_values('layer') for k, g in r.groupby(['condition', 'permuted'], sort=False)}
+
+def plot_ssdc_layers(df:pd.DataFrame, # tidy `layer_ssdc` rows (several seeds and conditions welcome)
+                     by:str='condition', # one curve per value of this column
+                     # paper curves: figure, condition, layer, value, sd[, permuted, metric]
+                     reference:pd.DataFrame=None,
+                     title:str='SSDC vs layer', yaxis:str='SSDC', yrange=None,
+                    ) -> go.Figure:
+    "SSDC vs layer: mean ± SD over seeds per group, the paper's curves (optional) faint and dashed."
+    fig, colors = go.Figure(), {}
+    for i, (key, g) in enumerate(ssdc_summary(df, by).groupby(by, sort=False)):
+        colors[key] = CONDITION_COLORS.get(key, DEEP[i % len(DEEP)])
+        add_curve(fig, g.layer.values, g.ssdc_mean.values, g.ssdc_sd_sample.values, condition_label(key), colors[key])
+    for j, ((cond, perm), g) in enumerate(({} if reference is None else reference_curves(reference)).items()):
+        name = f"{condition_label(cond)}{'' if perm == 'none' else ', RPI'} (paper)"
+        add_curve(fig, g.layer.values, g.value.values, g.sd.values.astype(float), name,
+                  colors.get(cond, DEEP[(len(colors) + j) % len(DEEP)]), 'dash', 0.45)
+    fig.update_layout(title=title, xaxis_title='Layer', yaxis_title=yaxis,
+                      template='plotly_white', width=640, height=420)
+    if yrange: fig.update_yaxes(range=list(yrange))
+    return fig
+
+def plot_similarity(table:pd.DataFrame, # `similarity_table` rows
+                    layer:int=0, site:str='ln1', title:str=None,
+                   ) -> go.Figure:
+    "Heat-map of the mean T x T cosine-similarity matrix at `layer`."
+    S = table[(table.layer == layer) & (table.site == site)].pivot(index='i', columns='j', values='similarity')
+    if S.empty:
+        raise ValueError(f"no similarities for site={site!r}, layer={layer}; "
+                         f"have layers {sorted(table.layer.unique())}")
+    fig = go.Figure(go.Heatmap(z=S.values, colorscale='Viridis', colorbar=dict(title='cos')))
+    fig.update_layout(title=title or f'Mean cosine similarity, layer {layer}', xaxis_title='token j',
+                      yaxis_title='token i', yaxis_autorange='reversed', template='plotly_white', width=460, height=420)
+    return fig
 
 # %% ../nbs/lib/17_interventions.ipynb #a7c0ca9e
 def model_profile(model, # a `pe_anchor.models.ViT`
-                  data:tuple, # (images, labels, mean, std), e.g. `eval_data`
+                  data:tuple, # an `EvalSet` (images, labels, mean, std), e.g. `eval_set`
                   rpi=None, # None or 'none' (unpermuted), or an RPI estimator: 'batch' (the paper's) or 'image'
                   n_perms:int=N_PERMS, # K, permutations averaged under RPI
                   pe_scale:float=1.0, # α, the positional scaling
@@ -68,39 +119,45 @@ def model_profiles(model, data, n_perms:int=N_PERMS, rpi=tuple(RPI_ESTIMATORS), 
     rows = [model_profile(model, data, p, n_perms, 1.0, batch_size, **labels) for p in modes]
     return pd.concat(rows, ignore_index=True)
 
+def run_profiles(run, # a finished `Run`
+                 study:StudyConfig, # rpi, n_perms, n_images, the preset and overrides of its runs
+                 untrained:bool=True, # also measure the model at initialisation
+                ) -> pd.DataFrame:
+    "Per-layer SSDC of one run's final model (and its initialisation), unpermuted and under each RPI estimator."
+    c, s = run.config.condition, run.config.train.seed
+    data, bs = eval_set(run.config, study.n_images), run.config.train.eval_batch_size
+    models = [(True, run.model)]
+    if untrained:
+        first = untrained_model(c, study.preset, s, **study.run_overrides)
+        models.append((False, first.to(next(run.model.parameters()).device)))
+    rows = [model_profiles(m, data, study.n_perms, study.rpi, bs, condition=c, seed=s, trained=trained,
+                           preset=study.preset) for trained, m in models]
+    return pd.concat(rows, ignore_index=True)
+
 def ssdc_profiles(study:StudyConfig, # conditions, seeds, rpi, n_perms, n_images
                   runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
                   untrained:bool=True, # also measure each model at initialisation
+                  executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
                  ) -> pd.DataFrame:
     "Tidy per-layer SSDC, unpermuted and under RPI, of every (condition, seed), trained and (optionally) untrained."
-    rows = []
-    for (c, s), run in zip(study.analysed_keys, select_runs(runs, study.analysed_keys)):
-        data, bs = eval_data(run.config, study.n_images), run.config.train.eval_batch_size
-        models = [(True, run.model)]
-        if untrained:
-            first = untrained_model(c, study.preset, s, **study.run_overrides)
-            models.append((False, first.to(next(run.model.parameters()).device)))
-        for trained, m in models:
-            rows.append(model_profiles(m, data, study.n_perms, study.rpi, bs, condition=c, seed=s, trained=trained,
-                                       preset=study.preset))
+    rows = map_runs(run_profiles, select_runs(runs, study.analysed_keys), study, untrained, executor=executor)
     return pd.concat(rows, ignore_index=True)[PROFILE_COLUMNS]
 
-
 # %% ../nbs/lib/17_interventions.ipynb #76d537f9
-MODEL_KEYS = ('condition', 'seed', 'trained', 'alpha', 'preset', 'figure')
+MODEL_COLUMNS = ('condition', 'seed', 'trained', 'alpha', 'preset', 'figure')
 
-def model_keys(df) -> list:
+def model_columns(df) -> list:
     "The model-identifying columns present in `df`."
-    return [k for k in MODEL_KEYS if k in df.columns]
+    return [k for k in MODEL_COLUMNS if k in df.columns]
 
-def _rpi(df, permute:str='batch') -> pd.DataFrame:
-    "The rows of a profile table measured under RPI with `permute` permutations."
-    return df[df.permuted.astype(str) == permute]
+def _rpi(df, rpi:str='batch') -> pd.DataFrame:
+    "The rows of a profile table measured under RPI estimator `rpi`."
+    return df[df.permuted.astype(str) == rpi]
 
-def delta_ssdc(df:pd.DataFrame, permute:str='batch') -> pd.DataFrame:
+def delta_ssdc(df:pd.DataFrame, rpi:str='batch') -> pd.DataFrame:
     "Per model: SSDC at layers 0 and 1 under RPI and ΔSSDC = layer 1 − layer 0 (the paper's definition)."
-    r = _rpi(df, permute)
-    w = r[r.layer.isin([0, 1])].pivot_table(index=model_keys(df), columns='layer', values='ssdc')
+    r = _rpi(df, rpi)
+    w = r[r.layer.isin([0, 1])].pivot_table(index=model_columns(df), columns='layer', values='ssdc')
     if w.shape[1] < 2: raise ValueError("ΔSSDC needs SSDC under RPI at layers 0 and 1")
     w.columns = ['ssdc_l0_rpi', 'ssdc_l1_rpi']
     return w.assign(delta_ssdc=w.ssdc_l1_rpi - w.ssdc_l0_rpi).reset_index()
@@ -110,15 +167,15 @@ def _auc(g) -> float:
     g = g.sort_values('layer'); x, y = g.layer.to_numpy(float) / max(g.layer.max(), 1), g.ssdc.to_numpy(float)
     return float(((y[1:] + y[:-1]) / 2 * np.diff(x)).sum()) if len(g) > 1 else float(y[0])
 
-def rpi_auc(df:pd.DataFrame, permute:str='batch') -> pd.DataFrame:
+def rpi_auc(df:pd.DataFrame, rpi:str='batch') -> pd.DataFrame:
     "Per model: area under the RPI SSDC curve over relative depth 0..1 (our extension, not the paper's)."
-    keys = model_keys(df)
-    rows = [dict(zip(keys, k), rpi_auc=_auc(g)) for k, g in _rpi(df, permute).groupby(keys, sort=False, dropna=False)]
+    keys = model_columns(df)
+    rows = [dict(zip(keys, k), rpi_auc=_auc(g)) for k, g in _rpi(df, rpi).groupby(keys, sort=False, dropna=False)]
     return pd.DataFrame(rows, columns=keys + ['rpi_auc'])
 
 def rpi_measures(df:pd.DataFrame) -> pd.DataFrame:
     "Per model and RPI estimator in `df`: SSDC at layers 0 and 1 under RPI, ΔSSDC and the RPI area."
-    keys = model_keys(df)
+    keys = model_columns(df)
     found = [e for e in RPI_ESTIMATORS if (df.permuted.astype(str) == e).any()]
     rows = [delta_ssdc(df, e).merge(rpi_auc(df, e), on=keys).assign(permuted=e) for e in found]
     if not rows: raise ValueError("no rows measured under RPI: nothing to compute ΔSSDC from")
@@ -131,11 +188,6 @@ def profile_summary(df:pd.DataFrame) -> pd.DataFrame:
                                      if k in df.columns])
 
 # %% ../nbs/lib/17_interventions.ipynb #9bb4dc0c
-def paper_reference(path=None) -> pd.DataFrame|None:
-    "The paper's reference table (`data/paper_reference.csv` by default), or None when it is absent."
-    path = Path(path) if path else reference_csv()
-    return pd.read_csv(path) if path.exists() else None
-
 def reference_profiles(reference:pd.DataFrame) -> pd.DataFrame:
     "The paper's per-layer SSDC curves as profile rows (figure, condition, trained, layer, permuted, ssdc, sd)."
     r = reference[(reference.metric == 'ssdc') & reference.layer.notna()]
@@ -221,20 +273,21 @@ def model_rpi_accuracy(model, data, n_perms:int=N_PERMS, batch_size:int=500, rpi
                 acc_rpi_perm_sd=float(np.std(accs, ddof=1)) if len(accs) > 1 else float('nan'),
                 n_perms=len(accs), n_images=len(y))
 
+def run_rpi_accuracy(run, study:StudyConfig, rpi:str) -> dict:
+    "Clean accuracy and accuracy under RPI of one finished run, with chance level."
+    cfg = run.config
+    return model_rpi_accuracy(run.model, eval_set(cfg, study.n_images), study.n_perms, cfg.train.eval_batch_size, rpi,
+                              condition=cfg.condition, seed=cfg.train.seed, chance=1 / cfg.model.num_classes)
+
 def rpi_accuracy(study:StudyConfig, # conditions, seeds, n_perms, n_images
                  runs:dict, # {(condition, seed): Run} holding the study's runs
                  rpi:str='image', # RPI estimator; accuracy is per image, so both give the same expectation
+                 executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
                 ) -> pd.DataFrame:
     "Clean accuracy and accuracy under RPI of every trained (condition, seed), with chance level."
     check_choice(rpi, RPI_ESTIMATORS, 'RPI estimator')
-    rows = []
-    for (c, s), run in zip(study.analysed_keys, select_runs(runs, study.analysed_keys)):
-        rows.append(model_rpi_accuracy(run.model, eval_data(run.config, study.n_images), study.n_perms,
-                                       run.config.train.eval_batch_size, rpi, condition=c, seed=s,
-                                       chance=1 / run.config.model.num_classes))
-    df = pd.DataFrame(rows)
+    df = pd.DataFrame(map_runs(run_rpi_accuracy, select_runs(runs, study.analysed_keys), study, rpi, executor=executor))
     return df.assign(rpi_drop=df.acc_clean - df.acc_rpi)
-
 
 # %% ../nbs/lib/17_interventions.ipynb #c5295706
 def plot_rpi_accuracy(df:pd.DataFrame, title:str='Accuracy under RPI (not reported by the paper)') -> go.Figure:

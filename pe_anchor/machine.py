@@ -4,15 +4,16 @@
 
 # %% ../nbs/lib/03_machine.ipynb #120fa9a2
 from __future__ import annotations
-import os, platform, re, subprocess, sys
+import os, platform, random, re, subprocess, sys
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['DEFAULT_THREADS', 'CPU_FLAGS', 'usable_cores', 'resolve_threads', 'use_threads', 'default_device', 'check_device',
-           'cpu_summary', 'git_state', 'versions', 'provenance']
+__all__ = ['DEFAULT_THREADS', 'CPU_FLAGS', 'usable_cores', 'resolve_threads', 'use_threads', 'seed_everything', 'make_generator',
+           'default_device', 'check_device', 'cpu_summary', 'git_state', 'versions', 'provenance']
 
 # %% ../nbs/lib/03_machine.ipynb #645509b6
 DEFAULT_THREADS = 1  # small models: one thread per process, one process per core
@@ -35,6 +36,15 @@ def use_threads(threads:int=DEFAULT_THREADS, # intra-op threads (0 = every usabl
     try: yield n
     finally:
         if torch.get_num_threads() != before: torch.set_num_threads(before)
+
+# %% ../nbs/lib/03_machine.ipynb #70e55b2b
+def seed_everything(seed:int):
+    "Seed Python, NumPy and torch (CPU and CUDA)."
+    random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
+
+def make_generator(seed:int, device='cpu') -> torch.Generator:
+    "A fresh `torch.Generator` seeded with `seed`."
+    g = torch.Generator(device=device); g.manual_seed(int(seed)); return g
 
 # %% ../nbs/lib/03_machine.ipynb #72204a87
 def default_device() -> torch.device:

@@ -4,65 +4,31 @@
 
 # %% ../nbs/lib/24_paper.ipynb #451c75f5
 from __future__ import annotations
-import shutil, time
+import dataclasses, shutil, time
 from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from tqdm.auto import tqdm
-from .core import CONDITIONS, package_version, parse_seeds
+from .core import CONDITIONS, PRESETS, package_version, parse_seeds
 from .files import save_table, atomic_write
 from .data import dataset_for
-from .training import run_dir, default_cache_root
+from .cache import run_dir, default_cache_root
+from .executor import make_executor
 from .study import StudyConfig, make_study, select_runs, study_runs
 from .robustness import corrupted_dir, fragility_experiment
-from .scaling import interventions_experiment, write_tables
-from .interventions import paper_reference, eval_data, model_profiles
-from .models import build_model
-from .plan import (UNITS, check_engine, drop_unit, read_manifest, read_plan, record_unit, unit_done,
-                            unit_keys, unit_problem, write_plan)
+from .scaling import interventions_experiment, scaling_experiment, write_tables
+from .measure import paper_reference
+from .emergence import emergence_table
+from .plan import (UNITS, ANALYSES, check_engine, drop_unit, read_manifest, read_plan, record_unit,
+                            unit_done, unit_fingerprints, unit_problem, write_plan)
 from .claims import claims_table
 from .render import render_report, static_image
 
 # %% auto #0
-__all__ = ['EMERGENCE_COLUMNS', 'PLOTLY_MIME', 'PUBLISHED', 'TABLE_UNITS', 'REPORT_NOTEBOOK', 'epoch_models', 'run_emergence',
-           'emergence_table', 'nbs_dir', 'run_notebook', 'add_static_fallback', 'pe_param', 'compute_fragility',
-           'compute_interventions', 'run_unit', 'load_tables', 'check_data', 'step_costs', 'default_out_dir',
-           'progress_bar', 'advance', 'analysis_steps', 'write_report', 'reproduce', 'rerender', 'main']
-
-# %% ../nbs/lib/24_paper.ipynb #74f1d955
-EMERGENCE_COLUMNS = ['condition', 'seed', 'epoch', 'layer', 'permuted', 'ssdc', 'perm_sd', 'n_perms', 'n_images',
-                     'test_acc', 'preset']
-
-def epoch_models(run) -> list:
-    "(epoch, model) for the initialisation and every epoch whose weights `run` kept."
-    cfg = run.config
-    first = build_model(cfg.model, seed=cfg.train.seed).eval()
-    return [(0, first)] + [(e, run.load_epoch(e)) for e in run.epochs_available()]
-
-def run_emergence(run, # a finished `Run` (its kept epoch weights)
-                  n_perms:int, # K, permutations per RPI estimator
-                  rpi, # RPI estimators, e.g. `study.rpi`
-                 ) -> pd.DataFrame:
-    "Per-epoch SSDC of one run (unpermuted and under each estimator), with each epoch's clean test accuracy."
-    cfg = run.config
-    if not run.epochs_available():  # no kept weights: the training log
-        s = run.ssdc
-        if 'site' in s: s = s[s.site == 'ln1']
-        return s.assign(perm_sd=np.nan, n_perms=1).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
-    data = eval_data(cfg, cfg.train.ssdc_images or None)
-    rows = [model_profiles(m, data, n_perms, rpi, cfg.train.eval_batch_size, condition=cfg.condition,
-                           seed=cfg.train.seed).assign(epoch=e) for e, m in epoch_models(run)]
-    return pd.concat(rows, ignore_index=True).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
-
-def emergence_table(study:StudyConfig, # its conditions, seeds, `rpi` and `n_perms`
-                    runs:dict, # {(condition, seed): Run} holding the study's runs
-                   ) -> pd.DataFrame:
-    "Per-epoch SSDC (every layer, unpermuted and under each RPI estimator) of every run, with clean test accuracy."
-    keys = sorted(study.analysed_keys)  # (condition, seed) in alphabetical order, as every table so far
-    rows = [run_emergence(r, study.n_perms, study.rpi).assign(preset=r.config.preset) for r in select_runs(runs, keys)]
-    return (pd.concat(rows, ignore_index=True).reindex(columns=EMERGENCE_COLUMNS) if rows
-            else pd.DataFrame(columns=EMERGENCE_COLUMNS))
-
+__all__ = ['PLOTLY_MIME', 'SECTION_NOTEBOOKS', 'PUBLISHED', 'TABLE_UNITS', 'REPORT_NOTEBOOK', 'nbs_dir', 'run_notebook',
+           'add_static_fallback', 'pe_param', 'executor_param', 'notebook_params', 'compute_unit', 'run_unit',
+           'load_tables', 'check_data', 'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps',
+           'write_report', 'reproduce', 'rerender']
 
 # %% ../nbs/lib/24_paper.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -78,17 +44,20 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None) -> Path:
     if not src.exists():
         raise FileNotFoundError(f"Notebook {src} not found: the papermill engine needs a source checkout of pe_anchor "
                                 f"(or use engine='direct')")
-    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    dest = Path(dest); dest.parent.mkdir(parents=True, exist_ok=True)
+    part, failed = dest.with_name(f'.{dest.name}.partial'), dest.with_name(dest.stem + '.failed.ipynb')
     try:
-        pm.execute_notebook(str(src), str(dest), parameters=parameters, kernel_name='python3', progress_bar=False,
+        pm.execute_notebook(str(src), str(part), parameters=parameters, kernel_name='python3', progress_bar=False,
                             cwd=str(cwd or src.parent))
+        add_static_fallback(part)
     except Exception as e:
         if type(e).__name__ == 'NoSuchKernel':
             raise RuntimeError("papermill needs the 'python3' Jupyter kernel: "
                                "python -m ipykernel install --sys-prefix --name python3") from e
-        raise RuntimeError(f"Notebook {src.name} failed; see the executed copy {dest}:\n{e}") from e
-    add_static_fallback(dest)
-    return Path(dest)
+        if part.exists(): part.replace(failed)
+        raise RuntimeError(f"Notebook {src.name} failed; see the executed copy {failed}:\n{e}") from e
+    failed.unlink(missing_ok=True); part.replace(dest)  # only a complete executed notebook lands at `dest`
+    return dest
 
 PLOTLY_MIME = 'application/vnd.plotly.v1+json'
 
@@ -109,35 +78,50 @@ def add_static_fallback(path) -> int:
     return n
 
 def pe_param(conditions:list) -> str:
-    "Conditions as the notebooks' `pe` parameter ('all' for all five: notebook 06 then sweeps APE, sin-cos and RoPE)."
+    "Conditions as the notebooks' `pe` parameter ('all' for all five)."
     return 'all' if set(conditions) == set(CONDITIONS) else ','.join(conditions)
 
 # %% ../nbs/lib/24_paper.ipynb #c2129db1
-def compute_fragility(study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None):
-    "Notebook 05's tables for the study in `dest` (executed through papermill, or directly)."
-    if engine == 'direct': return fragility_experiment(study, runs, corrupted_dir(cache_root), dest, device)
-    params = dict(pe=pe_param(study.conditions), preset=study.preset, seeds=list(study.seeds),
-                  corruptions=','.join(study.corruption_names), severities='' if study.own_severities else study.severities,
-                  matched=study.matched, fragility_images=study.fragility_images, reference='', out_dir=str(dest),
-                  cache_root=str(cache_root))
-    run_notebook('05_fragility', out / 'notebooks' / '05_fragility.ipynb', params)
+SECTION_NOTEBOOKS = dict(interventions='04_interventions', fragility='05_fragility', scaling='06_scaling',
+                         emergence='07_emergence')  # the analysis units' notebooks (nbs/), run by the papermill engine
 
-def compute_interventions(study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None):
-    "Notebook 06's tables for the study in `dest` (executed through papermill, or directly)."
-    if engine == 'direct':
-        res = interventions_experiment(study, runs, corrupted_dir(cache_root), reference=paper_reference(),
-                                       device=device)
-        return write_tables(res, dest)
-    params = dict(pe=pe_param(study.conditions), preset=study.preset, seeds=list(study.seeds), n_perms=study.n_perms,
-                  rpi=','.join(study.rpi), pe_scales=list(study.pe_scales),
-                  allow_extrapolation=study.allow_extrapolation, n_images=study.n_images, out_dir=str(dest),
-                  cache_root=str(cache_root))
-    run_notebook('06_scaling', out / 'notebooks' / '06_scaling.ipynb', params)
+def executor_param(executor) -> dict:
+    "An executor as the notebooks' `executor` parameter (a plain dict)."
+    return dataclasses.asdict(make_executor(executor))
+
+def notebook_params(unit:str, study:StudyConfig, dest, cache_root, executor=None) -> dict:
+    "The papermill parameters of `unit`'s notebook for `study`, writing its tables to `dest`."
+    p = dict(pe=pe_param(study.conditions), preset=study.preset, seeds=list(study.seeds), out_dir=str(dest),
+             cache_root=str(cache_root), executor=executor_param(executor), committed='')
+    rpi = dict(rpi=','.join(study.rpi), n_perms=study.n_perms)
+    extra = dict(interventions=rpi | dict(n_images=study.n_images),
+                 fragility=dict(corruptions=','.join(study.corruption_names),
+                                severities='' if study.own_severities else study.severities, matched=study.matched,
+                                fragility_images=study.fragility_images, reference=''),
+                 scaling=rpi | dict(pe_scales=list(study.pe_scales), allow_extrapolation=study.allow_extrapolation,
+                                    n_images=study.n_images),
+                 emergence=rpi)
+    return p | extra[unit]
+
+def compute_unit(unit:str, # one of `ANALYSES`
+                 study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None, executor=None):
+    "The tables of analysis `unit` for the study, in `dest`: its notebook executed by papermill, or its function."
+    if engine == 'papermill':
+        nb = SECTION_NOTEBOOKS[unit]
+        return run_notebook(nb, out / 'notebooks' / f'{nb}.ipynb', notebook_params(unit, study, dest, cache_root, executor))
+    corrupted, ref = corrupted_dir(cache_root), paper_reference()
+    if unit == 'interventions':
+        return write_tables(interventions_experiment(study, runs, reference=ref, device=device, executor=executor), dest)
+    if unit == 'fragility': return fragility_experiment(study, runs, corrupted, dest, device, executor)
+    if unit == 'scaling':
+        return write_tables(scaling_experiment(study, runs, corrupted, reference=ref, device=device, executor=executor),
+                            dest)
+    return save_table(emergence_table(study, runs, executor), dest / 'emergence.csv')
 
 # %% ../nbs/lib/24_paper.ipynb #a6546261
 PUBLISHED = {'claims': 'claims.csv', 'report': 'report.html'}  # also copied to the top of out_dir
 
-def run_unit(out, unit:str, key:str, compute) -> list:
+def run_unit(out, unit:str, fingerprint:str, compute) -> list:
     "Recompute `unit`: drop the old copy, `compute(staging_dir)`, move the tables into `tables/<unit>/`, record it."
     out, t0 = Path(out), time.time(); drop_unit(out, unit)
     stage, final = out / 'tables' / f'.{unit}.partial', out / 'tables' / unit
@@ -149,11 +133,11 @@ def run_unit(out, unit:str, key:str, compute) -> list:
         # never half-copied
         with atomic_write(out / PUBLISHED[unit]) as f: f.write((final / PUBLISHED[unit]).read_bytes())
         files.append(out / PUBLISHED[unit])
-    record_unit(out, unit, key, files, time.time() - t0)
+    record_unit(out, unit, fingerprint, files, time.time() - t0)
     return files
 
 # %% ../nbs/lib/24_paper.ipynb #52516672
-TABLE_UNITS = ('emergence', 'fragility', 'interventions', 'claims')
+TABLE_UNITS = (*ANALYSES, 'claims')  # the units whose tables the report reads
 
 def load_tables(out_dir, preset:str|None=None, seeds=None, units=TABLE_UNITS) -> dict:
     "Every table of the reproduction in `out_dir` by name, after checking it is complete and current."
@@ -169,9 +153,9 @@ def load_tables(out_dir, preset:str|None=None, seeds=None, units=TABLE_UNITS) ->
         raise ValueError(f"{out} holds preset {study.preset!r}, not {preset!r}")
     if seeds is not None and list(study.seeds) != parse_seeds(seeds):
         raise ValueError(f"{out} holds seeds {list(study.seeds)}, not {parse_seeds(seeds)}")
-    keys, tables = unit_keys(study, engine), {}
+    prints, tables = unit_fingerprints(study, engine), {}
     for u in units:
-        why = unit_problem(out, u, keys[u])
+        why = unit_problem(out, u, prints[u])
         if why: raise ValueError(f"Analysis {u!r} in {out} cannot be used ({why}): re-run pe-anchor-paper")
         for f in read_manifest(out)['units'][u]['files']:
             if f.endswith('.csv'): tables[Path(f).stem] = pd.read_csv(out / f)
@@ -190,11 +174,11 @@ def step_costs(study:StudyConfig, n_test:int, n_train:int) -> dict:
     f05 = min(1, (study.fragility_images or n_test) / n_test)
     f06 = min(1, (study.n_images or n_test) / n_test)
     P = study.n_perms * len(study.rpi)
-    runs, sweeps = len(study.run_keys), len(study.scaled) * len(study.seeds)
+    runs, sweeps = len(study.run_keys), len(study.swept) * len(study.seeds)
     pe_runs = sum(c != 'none' for c, _ in study.run_keys)
     return dict(train=cfg.train.epochs * (3 * n_train + 3 * cfg.train.ssdc_images) / n_test + 1,
                 fragility=f05 * (runs * (1 + len(study.corruptions)) + study.matched * pe_runs * 3) + 1,
-                interventions=f06 * (runs * 3 * (1 + P) + sweeps * len(study.pe_scales) * (3 + P)) + 1,
+                interventions=f06 * runs * 3 * (1 + P) + 1, scaling=f06 * sweeps * len(study.pe_scales) * (3 + P) + 1,
                 emergence=runs * (cfg.train.epochs + 1) * (1 + P) * cfg.train.ssdc_images / n_test,
                 claims=0.01, report=2.0)
 
@@ -203,9 +187,8 @@ def default_out_dir(preset:str) -> Path:
     "Where a reproduction goes by default: `outputs/<preset>` in the working directory."
     return Path.cwd() / 'outputs' / preset
 
-def progress_bar(cost:float, progress:bool, reused:int, n:int, out, cache):
-    "One bar over the steps still to run, in cost units (see `step_costs`): tqdm shows the time so far and remaining."
-    if progress: print(f"{reused} of {n} steps already done (reused); output {out}; runs {cache}")
+def progress_bar(cost:float, progress:bool):
+    "One bar over the analyses still to run, in cost units (`step_costs`): tqdm shows the time so far and remaining."
     return tqdm(total=max(cost, 1e-9), disable=not progress,
                 bar_format='{desc}: {percentage:3.0f}%|{bar}| [{elapsed} so far, {remaining} left]')
 
@@ -213,23 +196,23 @@ def advance(bar, cost:float):
     "Advance `bar` by `cost` (never past its total)."
     bar.update(min(cost, max(bar.total - bar.n, 0)))
 
-def analysis_steps(study:StudyConfig, engine:str, out, cache_root, device, runs:dict, report:bool) -> list:
-    "(unit, compute) of every analysis, in order."
-    unit_fn = dict(emergence=lambda d: save_table(emergence_table(study, runs), d / 'emergence.csv'),
-                   fragility=lambda d: compute_fragility(study, engine, runs, d, out, cache_root, device),
-                   interventions=lambda d: compute_interventions(study, engine, runs, d, out, cache_root, device),
-                   claims=lambda d: save_table(claims_table(load_tables(out, units=TABLE_UNITS[:-1]),
-                                                            paper_reference()), d / 'claims.csv'))
-    if report: unit_fn['report'] = lambda d: write_report(out, d, study, cache_root)
-    return list(unit_fn.items())
+def analysis_steps(study:StudyConfig, engine:str, out, cache_root, device, runs:dict, report:bool,
+                   executor=None) -> list:
+    "(unit, compute) of every unit, in order."
+    steps = [(u, lambda d, u=u: compute_unit(u, study, engine, runs, d, out, cache_root, device, executor))
+             for u in ANALYSES]
+    claims = lambda d: save_table(claims_table(load_tables(out, units=ANALYSES), paper_reference()), d / 'claims.csv')
+    steps.append(('claims', claims))
+    if report: steps.append(('report', lambda d: write_report(out, d, study, cache_root)))
+    return steps
 
 # %% ../nbs/lib/24_paper.ipynb #f1efa807
-REPORT_NOTEBOOK = '08_claims'  # nbs/07a_report.ipynb: the report, executed against a reproduction's output folder
+REPORT_NOTEBOOK = '08_claims'  # nbs/08_claims.ipynb: the claims and the report, executed against a reproduction
 
 def write_report(out, dest, study:StudyConfig, cache_root) -> Path:
-    "Execute the report notebook against `out` into `out/notebooks/07_report.ipynb`; render it to `dest/report.html`."
+    "Execute the report notebook against `out` into `out/notebooks/08_claims.ipynb`; render it to `dest/report.html`."
     out = Path(out)
-    ex = run_notebook(REPORT_NOTEBOOK, out / 'notebooks' / '07_report.ipynb',
+    ex = run_notebook(REPORT_NOTEBOOK, out / 'notebooks' / f'{REPORT_NOTEBOOK}.ipynb',
                       dict(preset=study.preset, seeds=list(study.seeds), out_dir=str(out), cache_root=str(cache_root)),
                       cwd=out)
     return render_report(ex, Path(dest) / 'report.html', title='pe_anchor: reproduction report')
@@ -239,40 +222,40 @@ def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(..
               out_dir=None, # where tables, notebooks and the report go (default `outputs/<preset>`)
               cache_root=None, # the run cache (default `default_cache_root()`)
               device=None, # training (and, with the direct engine, analysis) device
-              engine:str='papermill', # 'papermill' (executed notebooks 05/06) or 'direct' (in-process)
+              engine:str='papermill', # 'papermill' (the section notebooks, executed) or 'direct' (in-process)
               report:bool=True, # execute and render the report
-              progress:bool=True, # the progress bar (and the runs' epoch bars)
+              progress:bool=True, # the progress bar
+              executor=None, # where runs train and per-run analyses run (`make_executor`; default a local pool)
              ) -> dict:
     "Train or load every run, run (or reuse) every analysis, test the claims and render the report; returns what ran."
     study = make_study(study) if isinstance(study, str) else study
     if not isinstance(study, StudyConfig):
         raise TypeError(f"study must be a StudyConfig (`make_study`) or a preset name; got {type(study).__name__}")
-    engine = check_engine(engine, study)
-    # absolute paths: notebooks 05/06 and the report run with another working directory
+    engine, executor = check_engine(engine, study), make_executor(executor)
+    # absolute paths: the notebooks and the report run with another working directory
     out = Path(out_dir or default_out_dir(study.preset)).resolve()
     cache = (Path(cache_root) if cache_root else default_cache_root()).resolve()
-    keys = unit_keys(study, engine)
-    pending_runs = [k for k in study.run_keys if not (run_dir(study.config(*k), cache) / 'done.json').exists()]
-    n_test, n_train = check_data(study, train=bool(pending_runs))
+    prints = unit_fingerprints(study, engine)
+    pending = [k for k in study.run_keys if not (run_dir(study.config(*k), cache) / 'done.json').exists()]
+    n_test, n_train = check_data(study, train=bool(pending))
     out.mkdir(parents=True, exist_ok=True); write_plan(out, study, engine)
-    costs, runs, log, t0 = step_costs(study, n_test, max(n_train, 1)), {}, [], time.time()
-    units = [u for u in UNITS if u != 'report' or report]; n = len(study.run_keys) + len(units)
-    todo = costs['train'] * len(pending_runs) + sum(costs[u] for u in units if not unit_done(out, u, keys[u]))
-    bar = progress_bar(todo, progress, n - len(pending_runs) - sum(not unit_done(out, u, keys[u]) for u in units), n,
-                       out, cache)
-    for i, (c, s) in enumerate(study.run_keys, 1):
-        st, new = time.time(), (c, s) in pending_runs; bar.set_description_str(f'[{i}/{n}] training {c} seed {s}')
-        runs |= study_runs(study, cache, device, progress, keys=[(c, s)])
-        log.append(dict(step=f'train {c} s{s}', status='ran' if new else 'reused', seconds=time.time() - st))
-        if new: advance(bar, costs['train'])
+    costs, t0 = step_costs(study, n_test, max(n_train, 1)), time.time()
+    units = [u for u in UNITS if u != 'report' or report]
+    todo_units = [u for u in units if not unit_done(out, u, prints[u])]
+    if progress: print(f"{len(study.run_keys) - len(pending)} of {len(study.run_keys)} runs and "
+                       f"{len(units) - len(todo_units)} of {len(units)} analyses already done; output {out}; runs {cache}")
+    trained = []
+    runs = study_runs(study, cache, device, progress, executor=executor, log=trained)
+    log = [dict(step=f"train {r['condition']} s{r['seed']}", status='ran' if r['status'] == 'trained' else 'reused',
+                seconds=r['seconds']) for r in trained]
+    bar = progress_bar(sum(costs[u] for u in todo_units), progress)
     dirty = False  # an analysis ran: the claims and the report that read it are redone
-    for i, (unit, compute) in enumerate(analysis_steps(study, engine, out, cache, device, runs, report),
-                                        len(study.run_keys) + 1):
+    for i, (unit, compute) in enumerate(analysis_steps(study, engine, out, cache, device, runs, report, executor), 1):
         st = time.time()
-        if unit_done(out, unit, keys[unit]) and not (dirty and unit in ('claims', 'report')):
+        if unit_done(out, unit, prints[unit]) and not (dirty and unit in ('claims', 'report')):
             log.append(dict(step=unit, status='reused', seconds=0.0)); continue
-        bar.set_description_str(f'[{i}/{n}] analysis {unit}')
-        run_unit(out, unit, keys[unit], compute)
+        bar.set_description_str(f'[{i}/{len(units)}] {unit}')
+        run_unit(out, unit, prints[unit], compute)
         advance(bar, costs[unit])
         dirty = True
         log.append(dict(step=unit, status='ran', seconds=time.time() - st))
@@ -292,26 +275,17 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
     For a change to the claims or the report code; a changed analysis needs `reproduce`."""
     out = Path(out_dir).resolve()
     study, engine = read_plan(out)
-    keys, t0, log = unit_keys(study, engine), time.time(), []
-    stale = [u for u in ('emergence', 'fragility', 'interventions') if unit_problem(out, u, keys[u])]
+    prints, t0, log = unit_fingerprints(study, engine), time.time(), []
+    stale = [u for u in ANALYSES if unit_problem(out, u, prints[u])]
     if stale:
-        why = unit_problem(out, stale[0], keys[stale[0]])
+        why = unit_problem(out, stale[0], prints[stale[0]])
         raise ValueError(f"{out}: analyses {stale} are missing or stale ({why}); "
                          f"run `pe-anchor-paper --out-dir {out}` to recompute them")
     write_plan(out, study, engine)
     for unit, compute in analysis_steps(study, engine, out, default_cache_root(), None, {}, report):
         if unit not in ('claims', 'report'): continue
-        st = time.time(); run_unit(out, unit, keys[unit], compute)
+        st = time.time(); run_unit(out, unit, prints[unit], compute)
         log.append(dict(step=unit, status='ran', seconds=time.time() - st))
     if progress: print(f"claims{' and report' if report else ''} redone in {time.time() - t0:.1f} s: {out}")
     return dict(out_dir=out, study=study, engine=engine, steps=pd.DataFrame(log), seconds=time.time() - t0,
                 report=out / 'report.html' if report else None)
-
-
-# %% ../nbs/lib/24_paper.ipynb #1131d57f
-def main(argv:list|None=None):
-    "`python -m pe_anchor.paper`: the `pe-anchor-paper` command (its parser is in `pe_anchor.cli`)."
-    from pe_anchor.cli import paper_main
-    return paper_main(argv)
-
-if __name__ == '__main__' and __package__: main()  # `python -m pe_anchor.paper`, not a notebook kernel

@@ -10,20 +10,18 @@ import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
-from .core import CONDITIONS, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS
-from .core import PRESETS, check_choice, make_config
+from .core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, PRESETS,
+                            RPI_ESTIMATORS, check_choice, deviations)
 from .files import atomic_write
-from .robustness import TABLE5_ORDER
-from .layers import RPI_ESTIMATORS
 import nbformat
 from .claims import CLAIMS
 
 # %% auto #0
-__all__ = ['REPORT_TEMPLATE', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'VIEWPORT', 'DEVIATION_REASONS', 'VERDICT_COLORS',
-           'plotlyjs_html', 'figure_html', 'save_static', 'static_image', 'show_figure', 'render_report',
-           'find_chromium', 'browser_dom', 'legend_box', 'band_markers', 'figure_report', 'layout_problems',
-           'check_rendered', 'figure_page', 'emergence_summary', 'plot_emergence', 'format_sweep', 'deviations_table',
-           'format_claims', 'claims_summary', 'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary']
+__all__ = ['REPORT_TEMPLATE', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'VIEWPORT', 'VERDICT_COLORS', 'plotlyjs_html', 'figure_html',
+           'save_static', 'static_image', 'show_figure', 'render_report', 'find_chromium', 'browser_dom', 'legend_box',
+           'band_markers', 'figure_report', 'layout_problems', 'check_rendered', 'figure_page', 'format_sweep',
+           'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts', 'format_rpi_summary',
+           'format_matched', 'glossary']
 
 # %% ../nbs/lib/22_render.ipynb #0f6e8d9f
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
@@ -197,40 +195,6 @@ def figure_page(*figs, # plotly figures
     d = Path(tempfile.mkdtemp(prefix='pe_anchor-page-')); nbformat.write(nb, str(d / 'nb.ipynb'))
     return render_report(d / 'nb.ipynb', d / 'page.html')
 
-# %% ../nbs/lib/22_render.ipynb #1a383da3
-def emergence_summary(em:pd.DataFrame) -> pd.DataFrame:
-    "Mean and sample SD over seeds of per-epoch SSDC per condition, permutation and layer."
-    g = em.groupby(['condition', 'permuted', 'layer', 'epoch'])
-    return pd.DataFrame(dict(ssdc_mean=g.ssdc.mean(), ssdc_sd_sample=g.ssdc.std(ddof=1),
-                             n_seeds=g.size())).reset_index()
-
-def _order(conds) -> list: return [c for c in TABLE5_ORDER if c in set(conds)] + sorted(set(conds) - set(TABLE5_ORDER))
-
-def plot_emergence(em:pd.DataFrame, permuted=('none', 'batch', 'image')) -> go.Figure:
-    """SSDC per layer vs training epoch: one column per condition, unpermuted and under RPI (mean ± sample SD over
-    seeds)."""
-    s = emergence_summary(em); conds, depth = _order(s.condition), int(s.layer.max()) + 1
-    names = {'none': 'unpermuted', 'batch': 'RPI, batch (paper)', 'image': 'RPI, per image'}
-    permuted = [p for p in permuted if (s.permuted == p).any()]
-    fig = make_subplots(len(permuted), len(conds), shared_xaxes=True, shared_yaxes=True,
-                        column_titles=[PAPER_LABELS.get(c, c) for c in conds],
-                        row_titles=[names.get(p, p) for p in permuted], horizontal_spacing=0.02, vertical_spacing=0.08)
-    colors = sample_colorscale('Viridis', [l / max(depth - 1, 1) for l in range(depth)])
-    for i, p in enumerate(permuted, 1):
-        for j, c in enumerate(conds, 1):
-            for l in range(depth):
-                d = s[(s.condition == c) & (s.permuted == p) & (s.layer == l)].sort_values('epoch')
-                fig.add_trace(go.Scatter(x=d.epoch, y=d.ssdc_mean, mode='lines+markers', name=f'layer {l}',
-                                         legendgroup=f'layer {l}', showlegend=(i, j) == (1, 1),
-                                         line=dict(color=colors[l], width=2), marker=dict(size=5),
-                                         error_y=dict(array=np.nan_to_num(d.ssdc_sd_sample.to_numpy(float)),
-                                                      thickness=1)), i, j)
-    fig.update_xaxes(title_text='epoch', row=len(permuted)); fig.update_yaxes(title_text='SSDC', col=1)
-    return fig.update_layout(title='Emergence during training: SSDC per layer after each epoch (0 = initialisation), '
-                                   'mean ± sample SD over seeds',
-                             template='plotly_white', height=260 * len(permuted) + 120,
-                             width=min(1260, max(700, 230 * len(conds))))
-
 # %% ../nbs/lib/22_render.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
     "'mean ± sd' (the mean alone for one seed, '' if missing)."
@@ -259,49 +223,12 @@ def format_sweep(summary:pd.DataFrame, condition:str, pe_scales=None, digits:int
     return pd.DataFrame(rows).set_index('α')
 
 # %% ../nbs/lib/22_render.ipynb #06f19593
-DEVIATION_REASONS = {  # field -> why the `cpu` preset departs from the paper's value
-    'img_size': "Fashion-MNIST's native 28 px: the embedded default must train on a laptop CPU",
-    'patch_size': '7x7 tokens at 28 px (the paper: 14x14 at 224 px); a 14x14 grid (patch 2) ran ~9x slower per image',
-    'in_chans': 'Fashion-MNIST is greyscale',
-    'num_classes': 'Fashion-MNIST has 10 classes (ImageNet-100: 100)',
-    'dim': 'CPU budget: D 64 trains 3-4x faster per step than D 128 and anchored as much structure (lib/12_training)',
-    'depth': 'CPU budget (4 layers, so C7 keeps ≥ 4 layers); the figures index our layers 0-3',
-    'heads': 'CPU budget: 4 heads of 16 channels at D 64 (the paper: 8 of 48 at D 384)',
-    'mlp_ratio': 'CPU budget',
-    'drop': ('none in a 10-epoch run (9.4 k steps vs the paper\'s 59 k); the effect of the paper\'s dropout at this '
-             'scale has not been calibrated'),
-    'attn_drop': 'as `drop`',
-    'drop_path': 'as `drop` (4 layers)',
-    'name': 'the embedded default data set (ImageNet-100 is the user\'s own folder)',
-    'epochs': ('CPU budget: 10 epochs = 9.4 k steps (the paper: 60 epochs of ImageNet-100, ~59 k steps), the fewest '
-               'at which APE and RPT show the paper\'s mechanism here (lib/12_training calibration)'),
-    'batch_size': 'more, smaller steps in the CPU budget',
-    'warmup_epochs': ('the paper warms up for 1/12 of training; ours 0.5 of 10 epochs is 1/20 (the calibrated runs '
-                      'kept the 3-epoch preset\'s warm-up)'),
-    'eval_batch_size': 'no effect on results (the paper-estimator RPI batch is 1,000 everywhere)',
-    'num_workers': 'Fashion-MNIST is held in memory',
-    'ssdc_images': 'no effect on results (per-epoch monitoring only)',
-    'precision': 'CPU', 'compile': 'CPU',
-    'threads': ('one thread per run, one run per core: faster on a small model and bit-for-bit reproducible at a '
-                'fixed count (the paper trained on a TPU; our `paper` preset uses every core)'),
-}
-
 def deviations_table(preset:str='cpu', # one of `PRESETS`
                      overrides:dict|None=None, # the config overrides of the runs (a reproduction's plan)
+                     study:dict|None=None, # study settings that differ from the preset's defaults
                     ) -> pd.DataFrame:
-    "Every config field: the paper's value, the runs' value (`preset` with `overrides`), whether they differ and why."
-    base, paper = PRESETS[check_choice(preset, PRESETS, 'preset')], PRESETS['paper']
-    ours = make_config(base.condition, preset, **(overrides or {}))
-    rows = []
-    for section in ('model', 'data', 'train'):
-        for f in dataclasses.fields(getattr(paper, section)):
-            a, b = getattr(getattr(paper, section), f.name), getattr(getattr(ours, section), f.name)
-            why = DEVIATION_REASONS.get(f.name, '') if a != b and preset == 'cpu' else ''
-            if f.name in (overrides or {}):
-                why = f"override of the `{preset}` preset's {getattr(getattr(base, section), f.name)}"
-            rows.append(dict(section=section, field=f.name, paper=str(a), ours=str(b), preset=preset, differs=a != b,
-                             why=why))
-    return pd.DataFrame(rows)
+    "The deviations of a preset (`pe_anchor.core.deviations`) as a table: the paper's value or 'not reported', ours, why."
+    return pd.DataFrame(deviations(preset, overrides, study))
 
 # %% ../nbs/lib/22_render.ipynb #d51bacc8
 def format_claims(claims:pd.DataFrame, digits:int=3) -> pd.DataFrame:
@@ -386,4 +313,3 @@ def glossary() -> pd.DataFrame:
     "The report's glossary: every condition's one label and colour here, and the names the paper gives it."
     return pd.DataFrame([dict(key=c, label=PAPER_LABELS[c], colour=CONDITION_COLORS[c], paper_names=PAPER_NAMES[c])
                          for c in CONDITIONS]).set_index('key')
-

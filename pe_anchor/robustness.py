@@ -10,22 +10,22 @@ import numpy as np, pandas as pd
 import torch
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import (CONDITIONS, PAPER_LABELS, CONDITION_COLORS, DEEP, check_choice, parse_int, reference_csv,
-                            as_list)
-from .layers import RPI_ESTIMATORS, seed_summary
+from .core import CONDITIONS, CONDITION_ORDER, PAPER_LABELS, CONDITION_COLORS, DEEP, RPI_ESTIMATORS, check_choice, as_list
+from .machine import default_device
+from .measure import eval_set, accuracy, seed_summary, paper_reference
 from .study import StudyConfig, select_runs
 from .files import save_table
-from .data import dataset_for, eval_tensors
-from .training import accuracy, default_cache_root, default_device
+from .cache import default_cache_root
+from .executor import map_runs, worker_device
 from .corruptions import (CORRUPTIONS, PAPER_CORRUPTIONS, corrupted_images, corruption_grid, get_corruption,
                                    images_fingerprint, setting)
 
 # %% auto #0
-__all__ = ['SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'TABLE5_ORDER', 'FIG3_ORDER', 'CORRUPTION_TITLES', 'fragility_score',
-           'summarize_fragility', 'paper_table5', 'unshifted_rows', 'paper_rows', 'table5_long', 'table5',
-           'format_table5', 'corruption_title', 'plot_fig3', 'graded_rows', 'severity_curves', 'plot_severity',
-           'model_entries', 'fragility_inputs', 'evaluate_entry', 'corrupted_sets', 'default_corruption_cache',
-           'fragility_table', 'matched_epochs', 'matched_fragility', 'matched_table', 'plot_matched', 'corrupted_dir',
+__all__ = ['SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'CORRUPTION_TITLES', 'fragility_score', 'summarize_fragility',
+           'paper_table5', 'unshifted_rows', 'paper_rows', 'table5_long', 'table5', 'format_table5', 'corruption_title',
+           'plot_fig3', 'graded_rows', 'severity_curves', 'plot_severity', 'model_entries', 'fragility_inputs',
+           'evaluate_entry', 'corrupted_sets', 'default_corruption_cache', 'fragility_table', 'matched_epochs',
+           'run_fragility', 'matched_fragility', 'matched_table', 'plot_matched', 'corrupted_dir',
            'fragility_experiment', 'write_results']
 
 # %% ../nbs/lib/16_robustness.ipynb #0f487ae0
@@ -47,8 +47,6 @@ def summarize_fragility(df:pd.DataFrame, by=None) -> pd.DataFrame:
 
 # %% ../nbs/lib/16_robustness.ipynb #05b05b9b
 TABLE5_METRICS = ('acc_clean', 'fs_jpeg', 'fs_blur')
-TABLE5_ORDER = ('ape', 'sincos', 'rope', 'none', 'rpt')  # rows of Table 5
-FIG3_ORDER = ('ape', 'rope', 'sincos', 'none', 'rpt')    # x-axis of Fig. 3
 
 def _condition_key(c) -> str:
     "Our condition key for a key or a paper label ('APE' -> 'ape', 'Ablated' -> 'none')."
@@ -57,11 +55,9 @@ def _condition_key(c) -> str:
 
 def paper_table5(reference:pd.DataFrame|None=None) -> pd.DataFrame:
     "The paper's Table 5, tidy (condition, metric, mean, sd), from a `reference` table (default: the project's CSV)."
-    if reference is None:
-        path = reference_csv()
-        if not path.exists(): raise FileNotFoundError(f"The paper's reference table {path} is missing: it ships with "
-                                                      "the source checkout (data/paper_reference.csv)")
-        reference = pd.read_csv(path)
+    reference = paper_reference() if reference is None else reference
+    if reference is None: raise FileNotFoundError("The paper's reference table data/paper_reference.csv is missing: it "
+                                                  "ships with the source checkout")
     r = reference.rename(columns={'value': 'mean'})
     missing = {'condition', 'metric', 'mean', 'sd'} - set(r.columns)
     if missing: raise ValueError(f"Reference table lacks column(s) {sorted(missing)}; "
@@ -102,7 +98,7 @@ def table5(df:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:
     t = ours.merge(paper[['condition', 'metric', 'paper_mean', 'paper_sd']], on=['condition', 'metric'], how='outer')
     t['diff'], t['n_seeds'] = t.ours_mean - t.paper_mean, t.n_seeds.fillna(0).astype(int)
     t['label'] = t.condition.map(PAPER_LABELS)
-    key = lambda s: s.map({c: i for i, c in enumerate(TABLE5_ORDER + TABLE5_METRICS)})
+    key = lambda s: s.map({c: i for i, c in enumerate(CONDITION_ORDER + TABLE5_METRICS)})
     return t.sort_values(['condition', 'metric'], key=key).reset_index(drop=True)
 
 def format_table5(t:pd.DataFrame, digits:int=4) -> pd.DataFrame:
@@ -135,7 +131,7 @@ def plot_fig3(df:pd.DataFrame, reference:pd.DataFrame|None=None, title:str='Fig.
     t = table5(df, reference)
     fig = make_subplots(1, 2, subplot_titles=('(a) Gaussian blur, kernel 5, σ = 2.5', '(b) JPEG, quality 5'))
     for col, metric in enumerate(('fs_blur', 'fs_jpeg'), 1):
-        m = t[t.metric == metric].set_index('condition').reindex([c for c in FIG3_ORDER if c in set(t.condition)])
+        m = t[t.metric == metric].set_index('condition').reindex([c for c in CONDITION_ORDER if c in set(t.condition)])
         x, labels = np.arange(len(m)), [_label(c) for c in m.index]
         for name, dx, mean, sd, style in [('ours', -0.12, m.ours_mean, m.ours_sd_sample, dict(color='black', size=9)),
                                           ('paper (ImageNet-100)', 0.12, m.paper_mean, m.paper_sd * math.sqrt(4 / 3),
@@ -172,7 +168,7 @@ def plot_severity(df:pd.DataFrame) -> go.Figure:
     sc = severity_curves(df); corrs = list(dict.fromkeys(sc.corruption))
     fig = make_subplots(2, len(corrs), shared_xaxes=True, subplot_titles=[corruption_title(c) for c in corrs])
     for j, corr in enumerate(corrs, 1):
-        for c in [c for c in FIG3_ORDER if c in set(sc.condition)] + sorted(set(sc.condition) - set(FIG3_ORDER)):
+        for c in [c for c in CONDITION_ORDER if c in set(sc.condition)] + sorted(set(sc.condition) - set(CONDITION_ORDER)):
             d = sc[(sc.corruption == corr) & (sc.condition == c)]
             for i, m in enumerate(('acc', 'fs'), 1):
                 sd = np.nan_to_num(d[f'{m}_sd_sample'].to_numpy(float))
@@ -206,17 +202,14 @@ def model_entries(models) -> list:
     return [_entry(models)]
 
 def fragility_inputs(dataset, entries:list, n_images:int|None=None) -> tuple:
-    "(images, labels, mean, std) to evaluate on: given, an `ImageSet`, or the test split of the runs' config."
-    if isinstance(dataset, (tuple, list)): return tuple(dataset)
+    "The `EvalSet` to evaluate on: `dataset` (what `eval_set` takes), or the test split of the runs' config."
     if dataset is None:
         cfgs = [e['config'] for e in entries if e['config'] is not None]
         if not cfgs: raise ValueError("Bare models need a `dataset` (an ImageSet or (images, labels, mean, std))")
         keys = {(c.data.name, c.data.root, c.model.img_size) for c in cfgs}
         if len(keys) > 1: raise ValueError(f"Runs use different data {sorted(keys)}; evaluate them separately")
-        dataset = dataset_for(cfgs[0], 'test')
-    n_images = None if n_images is None else parse_int(n_images, 'n_images', 0) or None  # 0 = all
-    x, y = eval_tensors(dataset, n_images)
-    return x, y, dataset.mean, dataset.std
+        dataset = cfgs[0]
+    return eval_set(dataset, n_images)
 
 # %% ../nbs/lib/16_robustness.ipynb #a9d18ad7
 def evaluate_entry(e:dict, images, labels, mean, std, shifted:dict, rpi=None, pe_scale:float=1.0, seed:int=0,
@@ -292,14 +285,26 @@ def matched_epochs(runs:list, # finished runs (`get_trained`), including the `no
                          final_test_acc=r.test_acc))
     return pd.DataFrame(rows)
 
-def matched_fragility(runs:list, dataset=None, target_acc:float|None=None, **kwargs) -> pd.DataFrame:
-    "`fragility_table` of each PE run at its accuracy-matched epoch (`checkpoint='acc-matched'`)."
+def run_fragility(run, # a finished `Run`
+                  epoch:int|None, # evaluate its weights after this epoch (None: the final weights)
+                  dataset, # what `eval_set` takes (None: the run's test split)
+                  options:dict, # `fragility_table` arguments: corruptions, severities, n_images, cache_dir, device
+                 ) -> pd.DataFrame:
+    "`fragility_table` of one run: its final weights, or those of `epoch` (`checkpoint='acc-matched'`)."
+    options = dict(options, device=worker_device(options.get('device')))
+    if epoch is None: return fragility_table([run], dataset, **options)
+    c = run.config
+    entry = dict(condition=c.condition, seed=c.train.seed, checkpoint='acc-matched', epoch=epoch, config=c,
+                 model=run.load_epoch(epoch))
+    return fragility_table(entry, dataset, **options)
+
+def matched_fragility(runs:list, dataset=None, target_acc:float|None=None, executor=None, **options) -> pd.DataFrame:
+    "`fragility_table` of each PE run at its accuracy-matched epoch (`checkpoint='acc-matched'`), one task per run."
     me, by = matched_epochs(runs, target_acc), {(r.config.condition, r.config.train.seed): r for r in as_list(runs)}
-    entries = [dict(condition=m.condition, seed=m.seed, checkpoint='acc-matched', epoch=m.epoch,
-                    config=by[m.condition, m.seed].config, model=by[m.condition, m.seed].load_epoch(m.epoch))
-               for m in me.itertuples()]
-    df = fragility_table(entries, dataset, **kwargs)
-    return df.merge(me[['condition', 'seed', 'target_acc', 'acc_gap']], on=['condition', 'seed'])
+    parts = map_runs(run_fragility, [by[m.condition, m.seed] for m in me.itertuples()], dataset, options,
+                     per_run=[(m.epoch,) for m in me.itertuples()], executor=executor)
+    return pd.concat(parts, ignore_index=True).merge(me[['condition', 'seed', 'target_acc', 'acc_gap']],
+                                                      on=['condition', 'seed'])
 
 # %% ../nbs/lib/16_robustness.ipynb #4995c251
 def matched_table(df:pd.DataFrame) -> pd.DataFrame:
@@ -308,7 +313,7 @@ def matched_table(df:pd.DataFrame) -> pd.DataFrame:
     w = s.pivot(index=['condition', 'corruption'], columns='checkpoint',
                 values=['acc_clean_mean', 'fs_mean', 'fs_sd_pop', 'epoch_mean'])
     w.columns = [f'{m}_{c}' for m, c in w.columns]
-    order = {c: i for i, c in enumerate(FIG3_ORDER + PAPER_CORRUPTIONS)}
+    order = {c: i for i, c in enumerate(CONDITION_ORDER + PAPER_CORRUPTIONS)}
     key = lambda x: x.map(order) if x.name in ('condition', 'corruption') else x
     return w.reset_index().sort_values(['corruption', 'condition'], key=key).reset_index(drop=True)
 
@@ -342,16 +347,18 @@ def fragility_experiment(study:StudyConfig, # conditions, seeds, corruptions, ma
                          cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
                          out_dir=None, # where to write the tables (None = nowhere)
                          device=None,
+                         executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
                         ) -> dict:
     "Plain and accuracy-matched fragility of the study's runs: the tables (written to `out_dir` if given)."
     rs, n_images = select_runs(runs, study.run_keys), study.fragility_images
-    df = fragility_table(rs, corruptions=study.corruption_names, severities=study.severities, n_images=n_images,
-                         cache_dir=cache_dir, device=device)
+    options = dict(corruptions=study.corruption_names, severities=study.severities, n_images=n_images,
+                   cache_dir=cache_dir, device=device)
+    df = pd.concat(map_runs(run_fragility, rs, None, None, options, executor=executor), ignore_index=True)
     me = matched_epochs(rs) if study.matched_comparison else pd.DataFrame()
     if study.matched_comparison:
         paper_corrs = [c for c in study.corruption_names if c in PAPER_CORRUPTIONS]
-        df = pd.concat([df, matched_fragility(rs, corruptions=paper_corrs, n_images=n_images, cache_dir=cache_dir,
-                                              device=device)], ignore_index=True)
+        df = pd.concat([df, matched_fragility(rs, executor=executor, corruptions=paper_corrs, n_images=n_images,
+                                              cache_dir=cache_dir, device=device)], ignore_index=True)
     res = dict(table=df, table5=table5(df), matched_epochs=me, runs=rs)
     if out_dir: write_results(res, out_dir)
     return res

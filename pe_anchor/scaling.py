@@ -9,20 +9,20 @@ from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import PAPER_LABELS, DEEP
+from .core import PAPER_LABELS, DEEP, RPI_ESTIMATORS
 from .study import StudyConfig, check_scalable, select_runs
 from .files import save_table
-from .layers import RPI_ESTIMATORS
+from .measure import eval_set, seed_summary
 from .corruptions import PAPER_CORRUPTIONS
 from .robustness import fragility_table
-from .interventions import (MAX_FIGURE_WIDTH, ESTIMATOR_DASH, model_keys, delta_ssdc, eval_data,
-                                     model_profile, profile_summary, reference_profiles, rpi_accuracy, rpi_auc,
-                                     rpi_measures, ssdc_profiles)
-from .layers import seed_summary
+from .executor import map_runs, worker_device
+from .interventions import (MAX_FIGURE_WIDTH, ESTIMATOR_DASH, model_columns, delta_ssdc, model_profile,
+                                     profile_summary, reference_profiles, rpi_accuracy, rpi_auc, rpi_measures,
+                                     ssdc_profiles)
 
 # %% auto #0
-__all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'sweep_table', 'alpha_sweep', 'paper_sweep', 'sweep_summary', 'plot_alpha_sweep',
-           'rpi_summary', 'write_tables', 'interventions_experiment']
+__all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'sweep_table', 'run_sweep', 'alpha_sweep', 'paper_sweep', 'sweep_summary',
+           'plot_alpha_sweep', 'rpi_summary', 'write_tables', 'interventions_experiment', 'scaling_experiment']
 
 # %% ../nbs/lib/18_scaling.ipynb #24c8273c
 SWEEP_COLUMNS = ['condition', 'seed', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc',
@@ -52,23 +52,30 @@ def sweep_table(fs:pd.DataFrame, # `fragility_table` rows (RPI off) at each alph
     t = t.reindex(columns=SWEEP_COLUMNS).sort_values(order, ascending=[True, True, True, False])
     return t.reset_index(drop=True)
 
+def run_sweep(run, # a finished `Run` of a condition with a PE
+              study:StudyConfig, # pe_scales, rpi, n_perms, n_images
+              cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
+              device=None,
+             ) -> pd.DataFrame:
+    "ΔSSDC under RPI, RPI area, clean accuracy and JPEG/blur FS (RPI off) of one run at every α of the study."
+    cfg = run.config
+    data, bs = eval_set(cfg, study.n_images), cfg.train.eval_batch_size
+    fs = fragility_table([run], data, corruptions=PAPER_CORRUPTIONS, pe_scales=study.pe_scales, cache_dir=cache_dir,
+                         device=worker_device(device))
+    prof = [model_profile(run.model, data, e, study.n_perms, a, bs, condition=cfg.condition, seed=cfg.train.seed)
+            for a in study.pe_scales for e in study.rpi]
+    return sweep_table(fs, pd.concat(prof, ignore_index=True), 1 / cfg.model.num_classes).assign(preset=study.preset)
+
 def alpha_sweep(study:StudyConfig, # seeds, pe_scales, rpi, n_perms, n_images
                 runs:dict, # {(condition, seed): Run} holding the condition's runs
                 condition:str, # a condition with a PE (`SCALABLE`)
                 cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
                 device=None,
+                executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
                ) -> pd.DataFrame:
     "ΔSSDC under RPI, RPI area, clean accuracy and JPEG/blur FS (RPI off) of every seed at every α."
     rs = select_runs(runs, [(check_scalable(condition), s) for s in study.seeds])
-    cfg = rs[0].config
-    data, bs = eval_data(cfg, study.n_images), cfg.train.eval_batch_size
-    fs = fragility_table(rs, data, corruptions=PAPER_CORRUPTIONS, pe_scales=study.pe_scales, cache_dir=cache_dir,
-                         device=device)
-    prof = [model_profile(r.model, data, e, study.n_perms, a, bs, condition=condition, seed=r.config.train.seed)
-            for r in rs for a in study.pe_scales for e in study.rpi]
-    prof = pd.concat(prof, ignore_index=True)
-    return sweep_table(fs, prof, 1 / cfg.model.num_classes).assign(preset=study.preset)
-
+    return pd.concat(map_runs(run_sweep, rs, study, cache_dir, device, executor=executor), ignore_index=True)
 
 # %% ../nbs/lib/18_scaling.ipynb #fbbe93c9
 SWEEP_VALUES = ('delta_ssdc', 'fs_jpeg', 'fs_blur', 'acc_clean', 'rpi_auc')
@@ -149,7 +156,7 @@ def rpi_summary(profiles:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.D
     if reference is None: return s
     rp = reference_profiles(reference)
     rp = rp[rp.figure.isin(['Fig. 2a', 'Fig. 2b'])]
-    paper = delta_ssdc(rp).merge(rpi_auc(rp), on=model_keys(rp))[['condition', 'trained', 'delta_ssdc', 'rpi_auc']]
+    paper = delta_ssdc(rp).merge(rpi_auc(rp), on=model_columns(rp))[['condition', 'trained', 'delta_ssdc', 'rpi_auc']]
     tab = paper_sweep(reference)
     tab = tab[tab.alpha == 1.0][['condition', 'paper_delta_ssdc']]
     tab = tab.rename(columns=dict(paper_delta_ssdc='paper_delta_ssdc_table'))
@@ -168,18 +175,30 @@ def write_tables(tables:dict, out_dir) -> list:
 # %% ../nbs/lib/18_scaling.ipynb #7071daf6
 def interventions_experiment(study:StudyConfig, # what to measure (`make_study`)
                              runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
-                             cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
                              out_dir=None, # where the CSVs go (None = nowhere)
                              reference:pd.DataFrame|None=None, # the paper's values (`paper_reference()`)
                              device=None,
+                             executor=None, # where the per-run tasks run (`make_executor`)
                             ) -> dict:
-    "Profiles, RPI summary, RPI accuracy and the α sweeps (of `study.scaled`); tables written to `out_dir`."
-    prof = ssdc_profiles(study, runs)
-    sw = [alpha_sweep(study, runs, c, cache_dir, device) for c in study.scaled]
-    sw = pd.concat(sw, ignore_index=True) if sw else pd.DataFrame(columns=SWEEP_COLUMNS)
+    "Profiles (trained and untrained), their summary, ΔSSDC and the RPI area, RPI accuracy; written to `out_dir`."
+    prof = ssdc_profiles(study, runs, executor=executor)
     res = dict(ssdc_profiles=prof, ssdc_summary=profile_summary(prof), rpi_summary=rpi_summary(prof, reference),
-               rpi_accuracy=rpi_accuracy(study, runs), alpha_sweep=sw)
-    if study.scaled: res['alpha_summary'] = sweep_summary(sw, reference)
+               rpi_accuracy=rpi_accuracy(study, runs, executor=executor))
     if out_dir: write_tables(res, out_dir)
     return res
 
+def scaling_experiment(study:StudyConfig, # what to measure (`make_study`)
+                       runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
+                       cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
+                       out_dir=None, # where the CSVs go (None = nowhere)
+                       reference:pd.DataFrame|None=None, # the paper's values (`paper_reference()`)
+                       device=None,
+                       executor=None, # where the per-run tasks run (`make_executor`)
+                      ) -> dict:
+    "The α sweep of every swept condition (`study.swept`) and its summary beside the paper's; written to `out_dir`."
+    sw = [alpha_sweep(study, runs, c, cache_dir, device, executor) for c in study.swept]
+    sw = pd.concat(sw, ignore_index=True) if sw else pd.DataFrame(columns=SWEEP_COLUMNS)
+    res = dict(alpha_sweep=sw)
+    if study.swept: res['alpha_summary'] = sweep_summary(sw, reference)
+    if out_dir: write_tables(res, out_dir)
+    return res

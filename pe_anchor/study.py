@@ -8,23 +8,17 @@ from dataclasses import dataclass, fields
 from functools import partial
 import math
 import numpy as np
-from .core import CONDITIONS, PRESETS, check_choice, make_config, parse_bool, parse_int, as_list
-from .core import parse_conditions, parse_seeds
+from .core import (CONDITIONS, PRESETS, SCALABLE, SWEPT, N_PERMS, PE_SCALES, check_choice, make_config,
+                            parse_bool, parse_int, as_list, parse_conditions, parse_seeds)
 from .layers import check_estimators, check_n_perms
-from .training import get_trained
+from .executor import train_all, make_executor
 from .corruptions import PAPER_CORRUPTIONS, corruption_grid
 
 # %% auto #0
-__all__ = ['N_PERMS', 'PE_SCALES', 'SCALABLE', 'SCALED', 'CPU_PE_SCALES', 'STUDY_DEFAULTS', 'STUDY_FIELDS', 'check_scalable',
-           'check_pe_scales', 'check_n_images', 'study_grid', 'StudyConfig', 'make_study', 'study_to_dict',
-           'study_from_dict', 'study_runs', 'select_runs']
+__all__ = ['STUDY_FIELDS', 'check_scalable', 'check_pe_scales', 'check_n_images', 'study_grid', 'StudyConfig', 'make_study',
+           'study_to_dict', 'study_from_dict', 'study_runs', 'select_runs']
 
 # %% ../nbs/lib/15_study.ipynb #9cd28279
-N_PERMS = 8  # K, permutations averaged per model, α and RPI estimator
-PE_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0)  # the paper's α grid (Tables 3, 4), plus 0
-SCALABLE = tuple(c for c, s in CONDITIONS.items() if s['pe'] != 'none')  # conditions whose PE can be scaled
-SCALED = ('ape', 'sincos', 'rope')  # conditions a study's α sweep runs on (the paper's two and our RoPE)
-
 def check_scalable(condition:str) -> str:
     "Return `condition` if its positional encoding can be scaled, else raise naming the valid ones."
     check_choice(condition, CONDITIONS, 'condition')
@@ -65,16 +59,6 @@ def check_n_images(n_images, # None or 0 (every test image), or a positive count
     return parse_int(n_images, f"{name} (0 = all test images)", 0) or None
 
 # %% ../nbs/lib/15_study.ipynb #a48883f5
-CPU_PE_SCALES = (1.0, 0.8, 0.7, 0.5, 0.4, 0.2, 0.1, 0.0)  # Table 1's α, and the low end of Tables 3-4
-_SHARED = dict(overrides={}, rpi='both', n_perms=N_PERMS, allow_extrapolation=False, matched=True, fragility_images=0)
-STUDY_DEFAULTS = {  # per preset: every setting `make_study` is not given
-    'paper': _SHARED | dict(seeds=[0, 1, 2, 3], corruptions='jpeg,blur,jpeg-c,blur-c', pe_scales=PE_SCALES,
-                            n_images=1000),
-    'cpu':   _SHARED | dict(seeds=[0, 1, 2, 3], corruptions='jpeg,blur', pe_scales=CPU_PE_SCALES, n_images=1000),
-    'smoke': _SHARED | dict(seeds=[0], corruptions='jpeg,blur,jpeg-c,blur-c', n_perms=2, pe_scales=PE_SCALES,
-                            n_images=0),
-}
-
 def study_grid(corruptions, # names (a list or comma string), or a grid of (corruption, severity) pairs
                severities=None, # for names: see `corruption_grid` (None = each corruption's own)
               ) -> tuple:
@@ -142,9 +126,9 @@ class StudyConfig:
         return self.corruptions == study_grid(self.corruption_names)
 
     @property
-    def scaled(self) -> tuple:
-        "The conditions the α sweep runs on: `SCALED` ones the study holds."
-        return tuple(c for c in self.conditions if c in SCALED)
+    def swept(self) -> tuple:
+        "The conditions the α sweep runs on: `SWEPT` ones the study holds."
+        return tuple(c for c in self.conditions if c in SWEPT)
 
     @property
     def matched_comparison(self) -> bool:
@@ -172,8 +156,8 @@ def make_study(preset:str='smoke', # one of `PRESETS`: the runs, and the default
                severities=None, # severities of the corruptions (see `corruption_grid`); None = each one's own
                **settings, # any other `StudyConfig` field, e.g. pe_scales=[1.0, 0.5], rpi='image', n_images=500
               ) -> StudyConfig:
-    "The validated study: the preset's defaults (`STUDY_DEFAULTS`) updated by what is given."
-    s = dict(STUDY_DEFAULTS[check_choice(preset, PRESETS, 'preset')])
+    "The validated study: the preset's defaults (`PRESETS[preset].study`) updated by what is given."
+    s = dict(PRESETS[check_choice(preset, PRESETS, 'preset')].study)
     for k in settings: check_choice(k, [f for f in STUDY_FIELDS if f not in ('preset', 'conditions')], 'study setting')
     s.update(settings)
     if seeds is not None and as_list(seeds): s['seeds'] = seeds
@@ -195,12 +179,15 @@ def study_from_dict(d:dict) -> StudyConfig:
 def study_runs(study:StudyConfig, # the study (its `run_keys`)
                cache_root=None, # run cache (None = `default_cache_root()`)
                device=None, progress:bool=False,
-               keys=None, # (condition, seed) pairs to load (None = every run the study needs)
+               keys=None, # run keys (condition, seed) to load (None = every run the study needs)
+               executor=None, # where missing runs train (`make_executor`: default a local pool, one worker per core)
+               log:list|None=None, # if given, one row per run is appended: status ('trained', 'reused') and seconds
               ) -> dict:
-    "{(condition, seed): finished `Run`} of the study, each loaded from the cache or trained first."
+    "{(condition, seed): finished `Run`} of the study, each loaded from the cache or trained first (in parallel)."
     keys = study.run_keys if keys is None else keys
-    return {(c, s): get_trained(c, study.preset, s, cache_root, device=device, progress=progress,
-                                **study.run_overrides) for c, s in keys}
+    runs, rows = train_all([study.config(c, s) for c, s in keys], cache_root, executor, device, progress)
+    if log is not None: log.extend(rows)
+    return dict(zip(keys, runs))
 
 def select_runs(runs:dict, # {(condition, seed): Run}, e.g. `study_runs`
                 keys, # (condition, seed) pairs, e.g. `study.run_keys`

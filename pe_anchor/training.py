@@ -11,57 +11,24 @@ import numpy as np, pandas as pd
 import torch, torch.nn as nn, torch.nn.functional as F
 import torch.distributed as dist
 from tqdm.auto import tqdm
-from .core import (ExperimentConfig, make_config, config_hash, check_choice, make_generator, package_version,
-                            field_error, parse_int, parse_number, parse_choice, TRAIN_PERMUTES)
+from .core import (ExperimentConfig, OPTIMIZERS, SCHEDULES, PRECISIONS, make_config, config_hash, check_choice,
+                            package_version, field_error, parse_choice)
+from .machine import make_generator
 from .files import save_json, save_table
-from .data import dataset_for, iterate_batches, eval_tensors, normalize, DATASETS
+from .data import dataset_for, iterate_batches, normalize, DATASETS
 from .models import build_model, draw_permutation, ViT
 from .machine import default_device, check_device, use_threads, provenance
 from .cache import (default_cache_root, # re-exported: later modules import it from here
                              save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
                              check_run_config, check_run_path, run_lock, prepare_run_dir, Run, LOCK_TIMEOUT)
-from .layers import forward_batches, layer_ssdc
+from .measure import eval_set, accuracy
+from .layers import layer_ssdc
 
 # %% auto #0
-__all__ = ['check_images', 'predict', 'accuracy', 'param_groups', 'make_optimizer', 'lr_factor', 'dist_info', 'init_distributed',
-           'barrier', 'epoch_seed', 'train_batches', 'train_step', 'autocast_ctx', 'shard', 'shard_perm',
-           'all_reduce_sums', 'run_epoch', 'epoch_ssdc', 'restore', 'write_epoch', 'check_registries', 'check_data',
-           'setup_training', 'evaluate_epoch', 'fit', 'train_run', 'get_trained', 'untrained_model', 'parse_overrides',
-           'main']
-
-# %% ../nbs/lib/12_training.ipynb #fe0052ce
-def check_images(images, in_chans:int) -> torch.Tensor:
-    "`images` if it is a uint8 (N, in_chans, H, W) tensor, else a `ValueError` saying what it is."
-    ok = (isinstance(images, torch.Tensor) and images.dtype == torch.uint8 and images.ndim == 4
-          and images.shape[1] == in_chans)
-    if not ok:
-        raise field_error('images', f"a uint8 tensor (N, {in_chans}, H, W)",
-                          f"{getattr(images, 'dtype', type(images).__name__)} "
-                          f"{tuple(getattr(images, 'shape', ()))}")
-    return images
-
-@torch.no_grad()
-def predict(model:ViT, # the model (evaluated in eval mode, its mode restored after)
-            images:torch.Tensor, # uint8 (N, C, H, W), after resize, before normalisation
-            mean, std, # normalisation of the dataset
-            batch_size:int=500, permute:str|None=None, # None | 'batch' | 'image'
-            seed:int=0, # seed of the permutation generator
-            pe_scale:float=1.0, device=None) -> torch.Tensor:
-    "Predicted labels of `images`, optionally under RPI and positional scaling."
-    check_images(images, model.cfg.in_chans); batch_size = parse_int(batch_size, 'batch_size', 1)
-    pe_scale, seed = parse_number(pe_scale, 'pe_scale'), parse_int(seed, 'seed')
-    if permute is not None: parse_choice(permute, 'permute', TRAIN_PERMUTES[1:])
-    out = [o.argmax(-1).cpu() for o in forward_batches(model, images, mean, std, permute, seed, pe_scale, batch_size,
-                                                       device)]
-    return torch.cat(out) if out else torch.zeros(0, dtype=torch.long)
-
-def accuracy(model, images, labels, mean, std, batch_size=500, permute=None, seed=0, pe_scale=1.0,
-             device=None) -> float:
-    "Top-1 accuracy of `model` on uint8 `images` (see `predict`)."
-    if len(labels) != len(images) or not len(labels):
-        raise field_error('labels', f"{len(images)} labels, one per image (≥ 1)", len(labels))
-    return (predict(model, images, mean, std, batch_size, permute, seed, pe_scale, device)
-            == labels.cpu()).float().mean().item()
+__all__ = ['param_groups', 'make_optimizer', 'lr_factor', 'dist_info', 'init_distributed', 'barrier', 'epoch_seed',
+           'train_batches', 'train_step', 'autocast_ctx', 'shard', 'shard_perm', 'all_reduce_sums', 'run_epoch',
+           'epoch_ssdc', 'restore', 'write_epoch', 'check_registries', 'check_data', 'setup_training', 'evaluate_epoch',
+           'fit', 'train_run', 'get_trained', 'untrained_model']
 
 # %% ../nbs/lib/12_training.ipynb #8fdbbecf
 def param_groups(model:nn.Module, weight_decay:float, lr:float, pe_weight_decay=False, pe_lr_mult=1.0) -> list:
@@ -178,7 +145,7 @@ def epoch_ssdc(model, test_set, cfg, epoch) -> pd.DataFrame:
     "Per-layer SSDC, normal and under RPI, on the first `ssdc_images` held-out images."
     n = cfg.train.ssdc_images
     if n <= 0: return pd.DataFrame()
-    rows = [layer_ssdc(model, test_set, permute=p, seed=cfg.train.seed, n_images=n, condition=cfg.condition,
+    rows = [layer_ssdc(model, test_set, rpi=p, seed=cfg.train.seed, n_images=n, condition=cfg.condition,
                        run_seed=cfg.train.seed)
             for p in (None, 'batch', 'image')]
     return pd.concat(rows).assign(epoch=epoch)
@@ -238,8 +205,8 @@ def setup_training(cfg, device):
 
 def evaluate_epoch(model, test_set, cfg, epoch, device) -> tuple:
     "Clean test accuracy and the epoch's SSDC rows."
-    imgs, labels = eval_tensors(test_set)
-    acc = accuracy(model, imgs, labels, test_set.mean, test_set.std, cfg.train.eval_batch_size, device=device)
+    imgs, labels, mean, std = eval_set(test_set)
+    acc = accuracy(model, imgs, labels, mean, std, cfg.train.eval_batch_size, device=device)
     return acc, _plain(epoch_ssdc(model, test_set, cfg, epoch).to_dict('records'))
 
 # %% ../nbs/lib/12_training.ipynb #57b27c68
@@ -309,25 +276,3 @@ def untrained_model(condition='ape', preset='cpu', seed=0, **overrides) -> ViT:
     "The model a run of these settings starts from."
     cfg = make_config(condition, preset, seed=seed, **overrides)
     return build_model(cfg.model, seed=cfg.train.seed).eval()
-
-# %% ../nbs/lib/12_training.ipynb #71e3d19f
-import ast, sys
-
-def parse_overrides(items) -> dict:
-    """Turn ['epochs=3', 'name=cifar10'] into {'epochs': 3, 'name': 'cifar10'} (types and ranges are checked by
-    `make_config`)."""
-    out = {}
-    for it in items or []:
-        if '=' not in it: raise ValueError(f"Override {it!r} is not of the form field=value")
-        k, v = it.split('=', 1)
-        if k in out: raise ValueError(f"Override {k!r} is given twice: {out[k]!r} and {v!r}")
-        try: out[k] = ast.literal_eval(v)
-        except (ValueError, SyntaxError): out[k] = v
-    return out
-
-def main(argv:list|None=None):
-    "`python -m pe_anchor.training`: the `pe-anchor-train` command (its parser is in `pe_anchor.cli`)."
-    from pe_anchor.cli import train_main
-    return train_main(argv)
-
-if __name__ == '__main__' and __package__: main()  # `python -m pe_anchor.training`, not a notebook kernel
