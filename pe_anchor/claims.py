@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np, pandas as pd
 from scipy import stats
+from .core import PE_CONDITIONS, CONTROLS, RPI_ESTIMATORS
 from .robustness import table5_long, paper_table5
 from .scaling import paper_sweep, SWEEP_COLUMNS
 from .measure import paper_reference
@@ -160,7 +161,7 @@ def fs_alpha(sweep:pd.DataFrame, condition:str, alpha_low:float|None) -> float|N
 # %% ../nbs/lib/21_claims.ipynb #fc4c5638
 def _paired(a:pd.Series, b:pd.Series) -> pd.Series: return (a - b).dropna()
 
-RPI_PART_ESTIMATORS = ('batch', 'image')
+RPI_PART_ESTIMATORS = tuple(RPI_ESTIMATORS)
 
 def _part(claim, part, stat, vals, above=None, below=None, estimator='any', note='', perm_sd=np.nan,
           role='test', requires=None, testable:bool=True) -> dict:
@@ -173,7 +174,7 @@ def _rpi_parts(prof, e) -> list:
     E, out = APPROX_ZERO, []
     out.append(_part('C1', 'none under RPI', 'max over layers of |SSDC| under RPI', max_abs_rpi(prof, 'none', e),
                      below=E, estimator=e, perm_sd=perm_noise(prof, 'none', e)))
-    for c in ('ape', 'sincos', 'rope'):
+    for c in PE_CONDITIONS:
         depth = layer_curves(prof, c, e).shape[1]
         out.append(_part('C2', c, 'mean SSDC under RPI, layers ≥ depth/2', late_rpi(prof, c, e), above=E, estimator=e,
                          perm_sd=perm_noise(prof, c, e, late_layers(depth))))
@@ -193,8 +194,8 @@ def _fs_parts(fs:dict) -> list:
     "C4 (JPEG) and C5 (JPEG and blur): differences of FS between conditions."
     none, out = pd.Series(dtype=float), []
     jpeg = fs.get('jpeg', {})
-    for p in ('ape', 'sincos', 'rope'):
-        for r in ('none', 'rpt'):
+    for p in PE_CONDITIONS:
+        for r in CONTROLS:
             out.append(_part('C4', f'{r} vs {p}', f'JPEG FS({r}) − JPEG FS({p})',
                              (jpeg.get(r, none), jpeg.get(p, none)), above=0))
     for corr, name in (('jpeg', 'JPEG'), ('blur', 'blur')):

@@ -12,15 +12,15 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CONDITION_COLORS', 'UNTRAINED_COLOR',
-           'CONDITION_ORDER', 'SCALABLE', 'SWEPT', 'PERMUTATIONS', 'TRAIN_PERMUTES', 'RPI_ESTIMATORS',
-           'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES', 'TRAIN_AUGS',
-           'ENGINES', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED', 'PAPER_SETTINGS', 'PRESETS',
-           'SECTIONS', 'MAX_SEED', 'MAX_THREADS', 'FIELD_RULES', 'DEVIATION_SKIP', 'STUDY_ROWS', 'check_choice',
-           'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig', 'Preset',
-           'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name',
-           'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds', 'validate_config',
-           'config_fields', 'make_config', 'deviations', 'config_to_dict', 'config_from_dict', 'package_version',
-           'config_hash', 'data_dir', 'reference_csv']
+           'CONDITION_ORDER', 'SCALABLE', 'PE_CONDITIONS', 'CONTROLS', 'SWEPT', 'PERMUTATIONS', 'TRAIN_PERMUTES',
+           'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES',
+           'TRAIN_AUGS', 'ENGINES', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED',
+           'PAPER_SETTINGS', 'PRESETS', 'SECTIONS', 'MAX_SEED', 'MAX_THREADS', 'FIELD_RULES', 'DEVIATION_SKIP',
+           'STUDY_ROWS', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig',
+           'ExperimentConfig', 'Preset', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
+           'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
+           'validate_config', 'config_fields', 'make_config', 'deviations', 'config_to_dict', 'config_from_dict',
+           'package_version', 'config_hash', 'data_dir', 'reference_csv']
 
 # %% ../nbs/lib/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -52,7 +52,9 @@ CONDITION_COLORS = dict(ape=DEEP[0], rope=DEEP[1], sincos=DEEP[2], none=DEEP[3],
 UNTRAINED_COLOR = DEEP[7]  # untrained models (Fig. 1a), whatever their condition
 CONDITION_ORDER = ('ape', 'sincos', 'rope', 'none', 'rpt')  # the one order of every figure and table (Table 5's)
 SCALABLE = tuple(c for c, s in CONDITIONS.items() if s['pe'] != 'none')  # conditions whose PE α can scale
-SWEPT = ('ape', 'sincos', 'rope')  # conditions a study's α sweep runs on: the paper's two and our RoPE extension
+PE_CONDITIONS = ('ape', 'sincos', 'rope')  # the paper's PE models: a positional encoding and a stable frame
+CONTROLS = ('none', 'rpt')  # no stable positional frame: no PE, or a PE shuffled during training
+SWEPT = PE_CONDITIONS  # a study's α sweep runs on them: the paper scales APE and SPE; RoPE is our extension
 
 def condition_settings(condition:str # one of `CONDITIONS`
                       ) -> dict:

@@ -8,7 +8,7 @@ import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
-from .core import PAPER_LABELS, CONDITION_ORDER
+from .core import PAPER_LABELS, CONDITION_ORDER, RPI_ESTIMATORS
 from .machine import use_threads
 from .models import build_model
 from .measure import eval_set
@@ -66,7 +66,7 @@ def _order(conds) -> list:
     "Conditions in the one order of every figure (`CONDITION_ORDER`), others after."
     return [c for c in CONDITION_ORDER if c in set(conds)] + sorted(set(conds) - set(CONDITION_ORDER))
 
-def plot_emergence(em:pd.DataFrame, permuted=('none', 'batch', 'image')) -> go.Figure:
+def plot_emergence(em:pd.DataFrame, permuted=('none', *RPI_ESTIMATORS)) -> go.Figure:
     """SSDC per layer vs training epoch: one column per condition, unpermuted and under RPI (mean ± sample SD over
     seeds)."""
     s = emergence_summary(em); conds, depth = _order(s.condition), int(s.layer.max()) + 1

@@ -10,7 +10,7 @@ import torch, torch.nn as nn, torch.nn.functional as F
 from timm.layers import (PatchEmbed, Mlp, DropPath, trunc_normal_, build_sincos2d_pos_embed, apply_rot_embed,
                          apply_rot_embed_cat)
 from timm.layers.pos_embed_sincos import init_random_2d_freqs
-from .core import ModelConfig, PE_NAMES, CONDITIONS, check_choice, make_config
+from .core import ModelConfig, PE_NAMES, CONDITIONS, INITS, PERMUTATIONS, check_choice, make_config
 
 # %% auto #0
 __all__ = ['ROPE_VARIANTS', 'PE_REGISTRY', 'sincos_2d', 'grid_coords', 'axial_angles', 'rot_paper', 'rope_tables', 'apply_rope',
@@ -208,7 +208,7 @@ class ViT(nn.Module):
     "The paper's ViT with a pluggable positional encoding."
     def __init__(self, cfg:ModelConfig):
         super().__init__()
-        check_choice(cfg.pe, PE_REGISTRY, 'positional encoding'); check_choice(cfg.init, ('paper', 'timm'), 'init')
+        check_choice(cfg.pe, PE_REGISTRY, 'positional encoding'); check_choice(cfg.init, INITS, 'init')
         if cfg.img_size % cfg.patch_size:
             raise ValueError(f"img_size={cfg.img_size} is not divisible by patch_size={cfg.patch_size}")
         if cfg.dim % cfg.heads: raise ValueError(f"dim={cfg.dim} is not divisible by heads={cfg.heads}")
@@ -263,7 +263,7 @@ def permute_tokens(t:torch.Tensor, # (B, N, D) patch tokens
 
 def draw_permutation(num_tokens:int, batch_size:int=1, mode:str='batch', generator=None, device='cpu') -> torch.Tensor:
     "A random permutation of `num_tokens` patch tokens: (N,) shared by the batch, or (B, N) per image."
-    check_choice(mode, ('batch', 'image'), 'permutation mode')
+    check_choice(mode, PERMUTATIONS, 'permutation mode')
     if num_tokens < 1: raise ValueError("cannot permute: the model has no patch tokens")
     if mode == 'batch': return torch.randperm(num_tokens, generator=generator).to(device)
     return torch.rand(batch_size, num_tokens, generator=generator).argsort(-1).to(device)

@@ -44,13 +44,13 @@ def param_groups(model:nn.Module, weight_decay:float, lr:float, pe_weight_decay=
 def make_optimizer(model, t) -> torch.optim.Optimizer:
     "The optimiser of TrainConfig `t` (AdamW or Adam with L2)."
     cls = {'adamw': torch.optim.AdamW,
-           'adam': torch.optim.Adam}[check_choice(t.optimizer, ('adamw', 'adam'), 'optimizer')]
+           'adam': torch.optim.Adam}[check_choice(t.optimizer, OPTIMIZERS, 'optimizer')]
     return cls(param_groups(model, t.weight_decay, t.lr, t.pe_weight_decay, t.pe_lr_mult), lr=t.lr,
                betas=tuple(t.betas))
 
 def lr_factor(step:int, total:int, warmup:int, schedule:str='cosine', min_ratio:float=0.) -> float:
     "Multiplier of the base learning rate at `step`: linear warm-up, then cosine (or constant)."
-    check_choice(schedule, ('cosine', 'constant'), 'schedule')
+    check_choice(schedule, SCHEDULES, 'schedule')
     if step < warmup: return (step + 1) / warmup
     if schedule == 'constant': return 1.0
     prog = (step - warmup) / max(1, total - warmup)
@@ -101,7 +101,7 @@ def train_step(model, opt, sched, x, y, perm, cfg, scaler_ctx):
 
 def autocast_ctx(cfg, device):
     "bf16 autocast on CUDA when asked; a no-op otherwise."
-    check_choice(cfg.train.precision, ('fp32', 'bf16'), 'precision')
+    check_choice(cfg.train.precision, PRECISIONS, 'precision')
     on = cfg.train.precision == 'bf16' and device.type == 'cuda'
     return torch.autocast('cuda', dtype=torch.bfloat16, enabled=on)
 

@@ -1,5 +1,5 @@
 """Run pe_anchor's checks and notebook tests; print `N passed, N failed` last. Used by scripts/test.sh and .ci/run."""
-import json, os, re, subprocess, sys
+import json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +36,46 @@ def check_parameters():
             if re.search(r'^\s*test_(eq|fail|close|ne|is|warns)\(', t, re.M): bad.append(f"{nb.name}: has a test cell ({t[:60]!r}); tests go in the library notebook")
     return not bad, '\n'.join(bad)
 
+def check_layers():
+    """The import graph is a DAG in reading order (imports inside functions count; a planted up-layer import is caught),
+    `import pe_anchor.models` loads neither pandas nor plotly, and no registry's tuple is spelled out outside core."""
+    sys.path.insert(0, str(ROOT / 'scripts')); from layers import check_package, reading_order
+    bad = check_package()
+    with tempfile.TemporaryDirectory() as d:  # the check must be able to fail: plant models -> paper
+        shutil.copytree(ROOT / 'pe_anchor', Path(d) / 'pe_anchor')
+        m = Path(d) / 'pe_anchor' / 'models.py'
+        m.write_text(m.read_text() + "\ndef _planted():\n    from pe_anchor.paper import reproduce\n")
+        planted = check_package(Path(d) / 'pe_anchor', reading_order())
+        if not any('later layer' in x for x in planted) or not any('cycle' in x for x in planted):
+            bad.append(f"the layer check missed a planted import (it found {planted})")
+    r = sh(sys.executable, '-c', "import sys, pe_anchor.models; print([m for m in ('pandas', 'plotly') if m in sys.modules])")
+    if r.stdout.strip() != '[]': bad.append(f"import pe_anchor.models loads {r.stdout.strip()} {r.stderr[-300:]}")
+    r = sh(sys.executable, '-c', REGISTRY_LITERALS)
+    bad += [l for l in r.stdout.splitlines() if l.strip()] + ([r.stderr[-1000:]] if r.returncode else [])
+    return not bad, '\n'.join(bad)
+
+REGISTRY_LITERALS = """
+import re, glob
+from pe_anchor import core
+names = 'PE_NAMES TRAIN_PERMUTES OPTIMIZERS SCHEDULES PRECISIONS INITS ROPE_VARIANT_NAMES TRAIN_AUGS ENGINES EXECUTORS'
+regs = {n: tuple(getattr(core, n)) for n in names.split()}
+regs |= {n: tuple(getattr(core, n)) for n in ('CONDITIONS', 'PERMUTATIONS', 'RPI_ESTIMATORS', 'PE_CONDITIONS', 'CONTROLS')}
+for f in sorted(glob.glob('pe_anchor/*.py')):
+    if f.endswith(('core.py', '_modidx.py')): continue
+    s = open(f).read()
+    for n, vals in regs.items():
+        pat = r'[\\(\\[]\\s*' + r'\\s*,\\s*'.join(re.escape(repr(v)) for v in vals) + r'\\s*,?\\s*[\\)\\]]'
+        for m in re.finditer(pat, s): print(f'{f}:{s[:m.start()].count(chr(10)) + 1}: the registry {n} spelled out: {m.group(0)}')
+"""
+
+def check_docs():
+    "The docs site builds (scripts/build_docs.py, notebooks as committed) and passes scripts/check_docs.py in headless Chromium."
+    with tempfile.TemporaryDirectory(prefix='pe_anchor-site-') as d:
+        b = sh(sys.executable, 'scripts/build_docs.py', '--out', f'{d}/site')
+        if b.returncode != 0: return False, f"build_docs failed:\n{b.stdout[-4000:]}\n{b.stderr[-4000:]}"
+        c = sh(sys.executable, 'scripts/check_docs.py', f'{d}/site')
+        return c.returncode == 0, f"{b.stdout.splitlines()[-1]}\n{c.stdout[-6000:]}\n{c.stderr[-2000:]}"
+
 def check_readme():
     "README.md says the same as nbs/00_index.ipynb."
     r = sh(sys.executable, 'scripts/make_readme.py', '--check')
@@ -54,7 +94,7 @@ def run_nbdev_test(flags):
 def main():
     flags = ' '.join(sys.argv[1:])
     passed, failed = 0, []
-    for check in (check_clean, check_export, check_parameters, check_readme):
+    for check in (check_clean, check_export, check_parameters, check_readme, check_layers, check_docs):
         ok, msg = check()
         print(f"{'PASS' if ok else 'FAIL'} {check.__name__}: {check.__doc__}" + ('' if ok else f"\n{msg}"))
         if ok: passed += 1
