@@ -19,8 +19,8 @@ __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CON
            'STUDY_ROWS', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig',
            'ExperimentConfig', 'Preset', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
            'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
-           'validate_config', 'config_fields', 'make_config', 'deviations', 'config_to_dict', 'config_from_dict',
-           'package_version', 'config_hash', 'data_dir', 'reference_csv']
+           'validate_config', 'config_fields', 'make_config', 'register_condition', 'deviations', 'config_to_dict',
+           'config_from_dict', 'package_version', 'config_hash', 'data_dir', 'reference_csv']
 
 # %% ../nbs/lib/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -33,7 +33,7 @@ def check_choice(value, # the value the user gave
     return value
 
 # %% ../nbs/lib/00_core.ipynb #c4366cb8
-PE_NAMES = ('none', 'ape', 'sincos', 'rope')
+PE_NAMES = ['none', 'ape', 'sincos', 'rope']  # a list: `register_pe` (pe_anchor.models) adds to it
 CONDITIONS = {  # condition -> (positional encoding, permutation applied to patch tokens during training)
     'none':   dict(pe='none',   train_permute='none'),
     'ape':    dict(pe='ape',    train_permute='none'),
@@ -51,7 +51,7 @@ DEEP = ['#4C72B0', '#DD8452', '#55A868', '#C44E52', '#8172B3', '#937860', '#DA8B
 CONDITION_COLORS = dict(ape=DEEP[0], rope=DEEP[1], sincos=DEEP[2], none=DEEP[3], rpt=DEEP[4])
 UNTRAINED_COLOR = DEEP[7]  # untrained models (Fig. 1a), whatever their condition
 CONDITION_ORDER = ('ape', 'sincos', 'rope', 'none', 'rpt')  # the one order of every figure and table (Table 5's)
-SCALABLE = tuple(c for c, s in CONDITIONS.items() if s['pe'] != 'none')  # conditions whose PE α can scale
+SCALABLE = [c for c, s in CONDITIONS.items() if s['pe'] != 'none']  # conditions whose PE α can scale
 PE_CONDITIONS = ('ape', 'sincos', 'rope')  # the paper's PE models: a positional encoding and a stable frame
 CONTROLS = ('none', 'rpt')  # no stable positional frame: no PE, or a PE shuffled during training
 SWEPT = PE_CONDITIONS  # a study's α sweep runs on them: the paper scales APE and SPE; RoPE is our extension
@@ -430,6 +430,25 @@ def make_config(condition:str='ape', # one of `CONDITIONS`
     vals = {**vals, **cond}
     secs = {s: replace(getattr(base, s), **{k: v for k, v in vals.items() if where[k] == s}) for s in SECTIONS}
     return validate_config(ExperimentConfig(condition, preset=preset, **secs))
+
+# %% ../nbs/lib/00_core.ipynb #aa059b5a
+def register_condition(name:str, # a plain name, e.g. 'rpt-image'
+                       pe:str, # its positional encoding, one of `PE_NAMES`
+                       train_permute:str='none', # its training permutation, one of `TRAIN_PERMUTES`
+                       label:str|None=None, # its label in figures and tables (default: the name)
+                       color:str|None=None, # its colour (default: the next unused colour of `DEEP`)
+                      ) -> str:
+    "Add condition `name` to the registry; a name that exists, an unknown PE or permutation fail by name."
+    name = parse_name(name, 'condition')
+    if name in CONDITIONS: raise ValueError(f"Condition {name!r} exists already; registered: {', '.join(CONDITIONS)}")
+    settings = dict(pe=parse_choice(pe, 'pe', PE_NAMES), train_permute=parse_choice(train_permute, 'train_permute',
+                                                                                      TRAIN_PERMUTES))
+    used = set(CONDITION_COLORS.values()) | {UNTRAINED_COLOR}
+    CONDITIONS[name] = settings
+    PAPER_LABELS[name], PAPER_NAMES[name] = label or name, label or name
+    CONDITION_COLORS[name] = color or next((c for c in DEEP if c not in used), DEEP[len(CONDITIONS) % len(DEEP)])
+    if pe != 'none': SCALABLE.append(name)
+    return name
 
 # %% ../nbs/lib/00_core.ipynb #20d2e863
 DEVIATION_SKIP = ('pe', 'train_permute', 'root', 'seed')  # set by the condition, the machine or the study's seeds

@@ -10,13 +10,14 @@ import torch, torch.nn as nn, torch.nn.functional as F
 from timm.layers import (PatchEmbed, Mlp, DropPath, trunc_normal_, build_sincos2d_pos_embed, apply_rot_embed,
                          apply_rot_embed_cat)
 from timm.layers.pos_embed_sincos import init_random_2d_freqs
-from .core import ModelConfig, PE_NAMES, CONDITIONS, INITS, PERMUTATIONS, check_choice, make_config
+from .core import (ModelConfig, PE_NAMES, CONDITIONS, INITS, PERMUTATIONS, check_choice, make_config,
+                            parse_name)
 
 # %% auto #0
 __all__ = ['ROPE_VARIANTS', 'PE_REGISTRY', 'sincos_2d', 'grid_coords', 'axial_angles', 'rot_paper', 'rope_tables', 'apply_rope',
            'rotate', 'swap_matrix', 'qkv_tables', 'RotaryQKV', 'NoPE', 'LearnedPE', 'SinCosPE', 'RoPE', 'Rotary',
-           'Attention', 'Block', 'ViT', 'check_pe_scale', 'permute_tokens', 'draw_permutation', 'build_model',
-           'create_model']
+           'register_pe', 'Attention', 'Block', 'ViT', 'check_pe_scale', 'permute_tokens', 'draw_permutation',
+           'build_model', 'create_model']
 
 # %% ../nbs/lib/06_models.ipynb #e00799d4
 def sincos_2d(grid:tuple, # (rows, cols) of the patch grid
@@ -165,6 +166,18 @@ class Rotary(NamedTuple):
     sin:torch.Tensor; cos:torch.Tensor; swap:torch.Tensor|None=None
 
 PE_REGISTRY = {'none': NoPE, 'ape': LearnedPE, 'sincos': SinCosPE, 'rope': RoPE}
+
+# %% ../nbs/lib/06_models.ipynb #c7c22d19
+def register_pe(name:str, # the PE's name, e.g. 'ape-zero' (a plain name)
+                module:type, # an `nn.Module` class taking a `ModelConfig`, with `add(x, scale)` and `angles(scale)`
+               ) -> str:
+    "Add positional encoding `name` to `PE_REGISTRY` and to the names a `ModelConfig.pe` may take."
+    name = parse_name(name, 'positional encoding')
+    if name in PE_REGISTRY: raise ValueError(f"Positional encoding {name!r} exists already: {', '.join(PE_REGISTRY)}")
+    missing = [m for m in ('add', 'angles') if not callable(getattr(module, m, None))]
+    if missing: raise TypeError(f"{module.__name__} lacks {missing}: a PE module needs add(x, scale) and angles(scale)")
+    PE_REGISTRY[name] = module; PE_NAMES.append(name)
+    return name
 
 # %% ../nbs/lib/06_models.ipynb #395b198c
 class Attention(nn.Module):
