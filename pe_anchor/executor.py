@@ -10,14 +10,15 @@ from dataclasses import dataclass, fields, asdict
 from pathlib import Path
 import torch
 from tqdm.auto import tqdm
-from .core import EXECUTORS, check_choice, parse_int, parse_text, config_to_dict, config_from_dict, ExperimentConfig
+from .core import (EXECUTORS, check_choice, parse_int, parse_text, config_to_dict, config_from_dict,
+                            ExperimentConfig)
 from .machine import usable_cores, use_threads
 from .cache import run_dir, default_cache_root, RunBusy, Run, LOCK_TIMEOUT, check_run_path
 from .training import train_run, check_registries
 
 # %% auto #0
-__all__ = ['ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'run_tasks', 'train_task', 'train_all',
-           'map_runs']
+__all__ = ['ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'submitit_options', 'run_tasks', 'train_task',
+           'train_all', 'map_runs']
 
 # %% ../nbs/lib/13_executor.ipynb #17fc7af8
 @dataclass(frozen=True)
@@ -37,7 +38,8 @@ class ExecutorConfig:
         put('kind', check_choice(self.kind, EXECUTORS, 'executor'))
         for k, hi in dict(workers=4096, time_min=60 * 24 * 14, gpus_per_run=64, cpus_per_run=1024, mem_gb=4096).items():
             put(k, parse_int(getattr(self, k), k, 0, hi))
-        if self.time_min < 1: raise ValueError(f"time_min must be an integer in [1, {60 * 24 * 14}], got {self.time_min!r}")
+        if self.time_min < 1:
+            raise ValueError(f"time_min must be an integer in [1, {60 * 24 * 14}], got {self.time_min!r}")
         put('partition', parse_text(self.partition, 'partition')); put('folder', parse_text(self.folder, 'folder'))
 
 def make_executor(spec=None, # None or '' (local), a name from `EXECUTORS`, a dict of fields, or an `ExecutorConfig`
@@ -52,6 +54,12 @@ def make_executor(spec=None, # None or '' (local), a name from `EXECUTORS`, a di
     valid = [f.name for f in fields(ExecutorConfig)]
     for k in {**base, **options}: check_choice(k, valid, 'executor option')
     return ExecutorConfig(**{**base, **options})
+
+# %% ../nbs/lib/13_executor.ipynb #9117352c
+def _square_in_worker(x:int) -> tuple:
+    "A demonstration task: x², and the process that computed it."
+    if x < 0: raise ValueError(f"negative task {x}")
+    return x * x, os.getpid()
 
 # %% ../nbs/lib/13_executor.ipynb #0cccf5a7
 def local_workers(ex:ExecutorConfig, n_tasks:int) -> int:
@@ -109,18 +117,24 @@ def _completed(futures):
         yield from done
 
 # %% ../nbs/lib/13_executor.ipynb #5f673f40
-def _submitit(ex:ExecutorConfig, folder):
-    "A submitit executor for `ex` (Slurm, or submitit's local subprocesses)."
-    try: import submitit
-    except ImportError:
-        raise ImportError(f"executor {ex.kind!r} needs submitit: pip install 'pe_anchor[slurm]' (or pip install submitit)")
-    sub = submitit.AutoExecutor(folder=str(folder), cluster='local' if ex.kind == 'submitit-local' else 'slurm')
-    opts = dict(timeout_min=ex.time_min, cpus_per_task=ex.cpus_per_run, gpus_per_node=ex.gpus_per_run, name='pe_anchor')
+def submitit_options(ex:ExecutorConfig) -> dict:
+    "The submitit parameters of `ex`: time, cores, GPUs and memory per job; for Slurm the partition and array width."
+    opts = dict(timeout_min=ex.time_min, cpus_per_task=ex.cpus_per_run, gpus_per_node=ex.gpus_per_run,
+                name='pe_anchor')
     if ex.mem_gb: opts['mem_gb'] = ex.mem_gb
     if ex.kind == 'slurm':
         opts |= dict(slurm_array_parallelism=ex.workers or 32)
         if ex.partition: opts['slurm_partition'] = ex.partition
-    sub.update_parameters(**opts)
+    return opts
+
+def _submitit(ex:ExecutorConfig, folder):
+    "A submitit executor for `ex` (Slurm, or submitit's local subprocesses)."
+    try: import submitit
+    except ImportError:
+        raise ImportError(f"executor {ex.kind!r} needs submitit: pip install 'pe_anchor[slurm]' "
+                          "(or pip install submitit)")
+    sub = submitit.AutoExecutor(folder=str(folder), cluster='local' if ex.kind == 'submitit-local' else 'slurm')
+    sub.update_parameters(**submitit_options(ex))
     return sub
 
 def _run_submitit(fn, tasks, ex, folder, bar):
@@ -160,12 +174,6 @@ def run_tasks(fn, # a module-level function (pickled by reference)
         n = local_workers(ex, len(tasks))
         return _run_inline(fn, tasks, bar) if n == 1 else _run_pool(fn, tasks, n, bar)
 
-# %% ../nbs/lib/13_executor.ipynb #9117352c
-def _square_in_worker(x:int) -> tuple:
-    "A demonstration task: x², and the process that computed it."
-    if x < 0: raise ValueError(f"negative task {x}")
-    return x * x, os.getpid()
-
 # %% ../nbs/lib/13_executor.ipynb #2ef7409f
 def train_task(cfg:dict, # `config_to_dict` of the run
                cache_root:str, # the shared run cache
@@ -198,8 +206,8 @@ def train_all(configs:list, # `ExperimentConfig`s of the runs
         if done[run_dir(c, root)]['status'] == 'busy':
             t0 = time.time(); trained = train_run(c, run_dir(c, root), device, progress, lock_timeout=lock_timeout)
             done[run_dir(c, root)] = dict(status='trained' if trained else 'waited', seconds=time.time() - t0)
-    rows = [dict(condition=c.condition, seed=c.train.seed, **done.get(run_dir(c, root), dict(status='reused', seconds=0.)))
-            for c in configs]
+    reused = dict(status='reused', seconds=0.)
+    rows = [dict(condition=c.condition, seed=c.train.seed, **done.get(run_dir(c, root), reused)) for c in configs]
     return [Run(run_dir(c, root)) for c in configs], rows
 
 # %% ../nbs/lib/13_executor.ipynb #274f6e0a

@@ -89,6 +89,7 @@ def git_state(path=None) -> dict:
     except (OSError, subprocess.SubprocessError): return {}
     return dict(commit=head.stdout.strip(), dirty=bool(dirty))
 
+# %% ../nbs/lib/03_machine.ipynb #afdb0ed0
 def versions() -> dict:
     "Versions of Python and of the packages that compute results."
     import numpy, scipy, pandas, timm, torchvision

@@ -35,7 +35,7 @@ def _test_split(data, img_size:int, n_images):
     ds = get_dataset(data.name, 'test', img_size, data.root)
     return EvalSet(*eval_tensors(ds, n_images), ds.mean, ds.std)
 
-def eval_set(source, # an `ExperimentConfig` (its test split), an `ImageSet`, an `EvalSet` or (images, labels, mean, std)
+def eval_set(source, # a run config (its test split), an `ImageSet`, an `EvalSet` or (images, labels, mean, std)
              n_images=None, # at most this many images, evenly spaced (None or 0 = all)
             ) -> EvalSet:
     "The evaluation data of `source`: the one loader every analysis uses."
