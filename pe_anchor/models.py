@@ -16,7 +16,7 @@ from .core import (ModelConfig, PE_NAMES, CONDITIONS, INITS, PERMUTATIONS, check
 # %% auto #0
 __all__ = ['ROPE_VARIANTS', 'PE_REGISTRY', 'sincos_2d', 'grid_coords', 'axial_angles', 'rot_paper', 'rope_tables', 'apply_rope',
            'rotate', 'swap_matrix', 'qkv_tables', 'RotaryQKV', 'NoPE', 'LearnedPE', 'SinCosPE', 'RoPE', 'Rotary',
-           'register_pe', 'Attention', 'Block', 'ViT', 'check_pe_scale', 'permute_tokens', 'draw_permutation',
+           'register_pe', 'Attention', 'Block', 'check_pe_scale', 'permute_tokens', 'draw_permutation', 'ViT',
            'build_model', 'create_model']
 
 # %% ../nbs/lib/06_models.ipynb #e00799d4
@@ -211,6 +211,30 @@ class Block(nn.Module):
         x = x + self.drop_path(self.attn(h, rope))
         return x + self.drop_path(self.mlp(self.norm2(x)))
 
+# %% ../nbs/lib/06_models.ipynb #0dd8c254
+def check_pe_scale(model, pe_scale):
+    "Raise for a negative scale, or a scale other than 1 on a model with no PE."
+    if pe_scale < 0: raise ValueError(f"pe_scale (alpha) must be >= 0, got {pe_scale}")
+    if pe_scale != 1 and model.cfg.pe == 'none':
+        raise ValueError(f"pe_scale={pe_scale} requested for pe='none': the model has no positional encoding to scale")
+
+def permute_tokens(t:torch.Tensor, # (B, N, D) patch tokens
+                   perm:torch.Tensor, # (N,) shared permutation or (B, N) per-image permutations
+                  ) -> torch.Tensor:
+    "Reorder patch tokens: slot i receives token perm[i]."
+    B, N, D = t.shape
+    if perm.shape[-1] != N:
+        raise ValueError(f"permutation has {perm.shape[-1]} entries but the model has {N} patch tokens")
+    if perm.ndim == 1: return t[:, perm]
+    return t.gather(1, perm[..., None].expand(-1, -1, D).to(t.device))
+
+def draw_permutation(num_tokens:int, batch_size:int=1, mode:str='batch', generator=None, device='cpu') -> torch.Tensor:
+    "A random permutation of `num_tokens` patch tokens: (N,) shared by the batch, or (B, N) per image."
+    check_choice(mode, PERMUTATIONS, 'permutation mode')
+    if num_tokens < 1: raise ValueError("cannot permute: the model has no patch tokens")
+    if mode == 'batch': return torch.randperm(num_tokens, generator=generator).to(device)
+    return torch.rand(batch_size, num_tokens, generator=generator).argsort(-1).to(device)
+
 # %% ../nbs/lib/06_models.ipynb #2aa4ddcf
 def _init_timm(m):
     if isinstance(m, nn.Linear):
@@ -256,30 +280,6 @@ def forward(self:ViT, x, perm=None, pe_scale=1.0, capture=None, capture_blocks=F
         h = blk(h, r, capture, i)
         if capture is not None and capture_blocks: capture('block', i, h[:, 1:])
     return self.head(h[:, 0])
-
-# %% ../nbs/lib/06_models.ipynb #0dd8c254
-def check_pe_scale(model, pe_scale):
-    "Raise for a negative scale, or a scale other than 1 on a model with no PE."
-    if pe_scale < 0: raise ValueError(f"pe_scale (alpha) must be >= 0, got {pe_scale}")
-    if pe_scale != 1 and model.cfg.pe == 'none':
-        raise ValueError(f"pe_scale={pe_scale} requested for pe='none': the model has no positional encoding to scale")
-
-def permute_tokens(t:torch.Tensor, # (B, N, D) patch tokens
-                   perm:torch.Tensor, # (N,) shared permutation or (B, N) per-image permutations
-                  ) -> torch.Tensor:
-    "Reorder patch tokens: slot i receives token perm[i]."
-    B, N, D = t.shape
-    if perm.shape[-1] != N:
-        raise ValueError(f"permutation has {perm.shape[-1]} entries but the model has {N} patch tokens")
-    if perm.ndim == 1: return t[:, perm]
-    return t.gather(1, perm[..., None].expand(-1, -1, D).to(t.device))
-
-def draw_permutation(num_tokens:int, batch_size:int=1, mode:str='batch', generator=None, device='cpu') -> torch.Tensor:
-    "A random permutation of `num_tokens` patch tokens: (N,) shared by the batch, or (B, N) per image."
-    check_choice(mode, PERMUTATIONS, 'permutation mode')
-    if num_tokens < 1: raise ValueError("cannot permute: the model has no patch tokens")
-    if mode == 'batch': return torch.randperm(num_tokens, generator=generator).to(device)
-    return torch.rand(batch_size, num_tokens, generator=generator).argsort(-1).to(device)
 
 # %% ../nbs/lib/06_models.ipynb #49f92297
 def build_model(cfg:ModelConfig, seed:int=0) -> ViT:
