@@ -13,15 +13,13 @@ from fastcore.basics import patch
 from .core import check_choice
 
 # %% auto #0
-__all__ = ['DISTANCES', 'MODES', 'PERMUTE_MODES', 'TIE_TOL', 'PARALLEL_TOL', 'token_grid', 'grid_distances', 'pair_index',
-           'tie_tol', 'sort_rows', 'sorted_ranks', 'average_ranks', 'distance_ranks', 'snap_parallel', 'tie_runs',
-           'spearman_to', 'cosine_matrices', 'cosine_sum', 'pair_values', 'ssdc', 'scipy_ssdc', 'SSDCAccumulator',
-           'image_stats']
+__all__ = ['DISTANCES', 'MODES', 'TIE_TOL', 'PARALLEL_TOL', 'token_grid', 'grid_distances', 'pair_index', 'tie_tol', 'sort_rows',
+           'sorted_ranks', 'average_ranks', 'distance_ranks', 'snap_parallel', 'tie_runs', 'spearman_to',
+           'cosine_matrices', 'cosine_sum', 'pair_values', 'ssdc', 'scipy_ssdc', 'SSDCAccumulator', 'image_stats']
 
 # %% ../nbs/lib/08_ssdc.ipynb #0ab4c157
 DISTANCES = ('manhattan', 'euclidean')
 MODES = ('paper', 'image')
-PERMUTE_MODES = (None, 'batch', 'image')
 
 def token_grid(num_tokens:int, # T, the number of patch tokens
                grid=None, # (H, W); None = the square grid
@@ -121,6 +119,7 @@ def tie_runs(s:torch.Tensor, # (M, P) sorted rows
     a, b = f[new], f[last] + 1
     return torch.cat([f, b]), torch.cat([new.cumsum(0) - 1, torch.arange(len(a), device=s.device)]), a, b
 
+# %% ../nbs/lib/08_ssdc.ipynb #1dbc54d9
 def spearman_to(x:torch.Tensor, # (..., P) similarities, one row per correlation
                 ref:torch.Tensor, # (P,) centred unit-norm ranks (`distance_ranks`)
                 parallel_tol:float=0., # values within this of ±1 count as exactly ±1 (cosines)
