@@ -105,6 +105,7 @@ def autocast_ctx(cfg, device):
     on = cfg.train.precision == 'bf16' and device.type == 'cuda'
     return torch.autocast('cuda', dtype=torch.bfloat16, enabled=on)
 
+# %% ../nbs/lib/12_training.ipynb #146ca833
 def shard(t, rank, world, device):
     "This process's slice of a global batch, on `device`."
     return t[rank::world].to(device, non_blocking=True)
@@ -120,6 +121,7 @@ def all_reduce_sums(*vals, device='cpu') -> list:
     t = torch.tensor(vals, dtype=torch.float64, device=device); dist.all_reduce(t)
     return t.tolist()
 
+# %% ../nbs/lib/12_training.ipynb #ddac2c71
 def run_epoch(model, opt, sched, ds, cfg, epoch, device, progress=True) -> dict:
     "Train one epoch; return its summary metrics."
     torch.manual_seed(epoch_seed(cfg.train.seed, epoch) + 3)  # dropout / drop-path
@@ -235,6 +237,7 @@ def fit(cfg, rdir, parts, device, progress=True, stop_after=None, executor:str='
                        provenance=provenance(device)), rdir / 'done.json')
     barrier()
 
+# %% ../nbs/lib/12_training.ipynb #61ac74f7
 def train_run(cfg:ExperimentConfig, rdir:Path, device=None, progress:bool=True, stop_after:int|None=None,
               wait:bool=True, # wait for another trainer of this run (False: raise `RunBusy` at once)
               lock_timeout:float=LOCK_TIMEOUT, # give up waiting once the holder wrote no checkpoint this long
