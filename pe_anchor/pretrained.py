@@ -154,6 +154,7 @@ def timm_pe(model) -> str:
     ape, rope = model.pos_embed is not None, getattr(model, 'rope', None) is not None
     return {(False, False): 'none', (True, False): 'ape', (False, True): 'rope', (True, True): 'rope+ape'}[ape, rope]
 
+# %% ../nbs/lib/07_pretrained.ipynb #49f95c9f
 def check_alpha_scales(alpha_scales, # None or 'all' = every encoding; else a subset, 'ape', 'rope', 'ape,rope'
                        pe:str, # the model's `timm_pe`
                       ) -> str:
