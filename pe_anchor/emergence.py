@@ -8,13 +8,13 @@ import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
-from .core import PAPER_LABELS, CONDITION_ORDER, RPI_ESTIMATORS
+from .core import PAPER_LABELS, RPI_ESTIMATORS
 from .machine import use_threads
 from .models import build_model
 from .measure import eval_set
 from .study import StudyConfig, select_runs
 from .executor import map_runs
-from .interventions import model_profiles
+from .interventions import MAX_FIGURE_WIDTH, SD_NOTE, figure_title, in_condition_order, model_profiles
 
 # %% auto #0
 __all__ = ['EMERGENCE_COLUMNS', 'epoch_models', 'run_emergence', 'emergence_table', 'emergence_summary', 'plot_emergence']
@@ -62,15 +62,11 @@ def emergence_summary(em:pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(dict(ssdc_mean=g.ssdc.mean(), ssdc_sd_sample=g.ssdc.std(ddof=1),
                              n_seeds=g.size())).reset_index()
 
-def _order(conds) -> list:
-    "Conditions in the one order of every figure (`CONDITION_ORDER`), others after."
-    return [c for c in CONDITION_ORDER if c in set(conds)] + sorted(set(conds) - set(CONDITION_ORDER))
-
 def plot_emergence(em:pd.DataFrame, permuted=('none', *RPI_ESTIMATORS)) -> go.Figure:
     """SSDC per layer vs training epoch: one column per condition, unpermuted and under RPI (mean ± sample SD over
     seeds)."""
-    s = emergence_summary(em); conds, depth = _order(s.condition), int(s.layer.max()) + 1
-    names = {'none': 'unpermuted', 'batch': 'under RPI, one permutation per batch', 'image': 'under RPI, one per image'}
+    s = emergence_summary(em); conds, depth = in_condition_order(s.condition), int(s.layer.max()) + 1
+    names = {'none': 'unpermuted', 'batch': 'batch RPI', 'image': 'image RPI'}  # our two estimators, named as ours
     permuted = [p for p in permuted if (s.permuted == p).any()]
     fig = make_subplots(len(permuted), len(conds), shared_xaxes=True, shared_yaxes=True,
                         column_titles=[PAPER_LABELS.get(c, c) for c in conds],
@@ -86,7 +82,7 @@ def plot_emergence(em:pd.DataFrame, permuted=('none', *RPI_ESTIMATORS)) -> go.Fi
                                          error_y=dict(array=np.nan_to_num(d.ssdc_sd_sample.to_numpy(float)),
                                                       thickness=1)), i, j)
     fig.update_xaxes(title_text='epoch', row=len(permuted)); fig.update_yaxes(title_text='SSDC', col=1)
-    return fig.update_layout(title='Emergence during training: SSDC per layer after each epoch (0 = initialisation), '
-                                   'mean ± sample SD over seeds',
-                             template='plotly_white', height=260 * len(permuted) + 120,
-                             width=min(1260, max(700, 230 * len(conds))))
+    note = SD_NOTE + ' (bars); epoch 0 = initialisation; one row per RPI estimator'
+    return fig.update_layout(title=figure_title('Emergence during training: SSDC per layer after each epoch', note),
+                             template='plotly_white', height=260 * len(permuted) + 140, margin=dict(t=90),
+                             width=min(MAX_FIGURE_WIDTH, max(760, 230 * len(conds))))

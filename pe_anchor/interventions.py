@@ -6,7 +6,8 @@
 from __future__ import annotations
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
-from .core import PAPER_LABELS, CONDITION_COLORS, UNTRAINED_COLOR, DEEP, RPI_ESTIMATORS, check_choice
+from .core import (PAPER_LABELS, CONDITION_COLORS, CONDITION_ORDER, UNTRAINED_COLOR, DEEP, RPI_ESTIMATORS,
+                            check_choice)
 from .study import N_PERMS, StudyConfig, select_runs
 from .measure import eval_set, accuracy, seed_summary
 from .layers import layer_ssdc, ssdc_summary, check_estimators, permutation_seeds, estimator_batch_size
@@ -14,11 +15,11 @@ from .training import untrained_model
 from .executor import map_runs
 
 # %% auto #0
-__all__ = ['PROFILE_COLUMNS', 'MODEL_COLUMNS', 'ESTIMATOR_DASH', 'PAPER_DASH', 'MAX_FIGURE_WIDTH', 'FIGURES', 'add_curve',
-           'condition_label', 'reference_curves', 'plot_ssdc_layers', 'plot_similarity', 'model_profile',
-           'model_profiles', 'run_profiles', 'ssdc_profiles', 'model_columns', 'delta_ssdc', 'rpi_auc', 'rpi_measures',
-           'profile_summary', 'reference_profiles', 'curve_label', 'curve_color', 'plot_figure', 'model_rpi_accuracy',
-           'run_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy']
+__all__ = ['SD_NOTE', 'PROFILE_COLUMNS', 'MODEL_COLUMNS', 'ESTIMATOR_DASH', 'PAPER_DASH', 'MAX_FIGURE_WIDTH', 'FIGURES',
+           'add_curve', 'in_condition_order', 'figure_title', 'condition_label', 'reference_curves', 'plot_ssdc_layers',
+           'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles', 'ssdc_profiles', 'model_columns',
+           'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary', 'reference_profiles', 'curve_label',
+           'curve_color', 'plot_figure', 'model_rpi_accuracy', 'run_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy']
 
 # %% ../nbs/lib/17_interventions.ipynb #30f9824e
 def _rgba(hex_color:str, alpha:float) -> str:
@@ -30,6 +31,8 @@ def add_curve(fig:go.Figure, # the figure to draw on
               layer, mean, sd, # x values, the mean line and its ±SD (NaN: no band there)
               name:str, color:str, # legend name and colour (hex)
               dash:str|None=None, opacity:float=1.0, band:float=0.2, # line style; opacity of the band fill
+              row:int|None=None, col:int|None=None, # the subplot (None: a figure without subplots)
+              showlegend:bool=True, # False: a curve whose name the legend already lists (another panel)
              ):
     "Add a mean line with markers and, where `sd` is known, a shaded ±1 SD band (a fill only: no line, no markers)."
     ok = ~np.isnan(np.asarray(sd, dtype=float))
@@ -37,15 +40,29 @@ def add_curve(fig:go.Figure, # the figure to draw on
         x, lo, hi = np.asarray(layer)[ok], (mean - sd)[ok], (mean + sd)[ok]
         fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[hi, lo[::-1]], mode='lines', fill='toself',
                                  fillcolor=_rgba(color, band * opacity), line=dict(width=0), hoverinfo='skip',
-                                 showlegend=False, legendgroup=name, name=f'{name} ±1 SD'))
+                                 showlegend=False, legendgroup=name, name=f'{name} ±1 SD'), row=row, col=col)
     fig.add_trace(go.Scatter(x=layer, y=mean, name=name, mode='lines+markers', opacity=opacity, legendgroup=name,
-                             line=dict(color=color, width=2.2, dash=dash), marker=dict(size=5)))
+                             showlegend=showlegend, line=dict(color=color, width=2.2, dash=dash), marker=dict(size=5)),
+                  row=row, col=col)
+
+# %% ../nbs/lib/17_interventions.ipynb #cecaff1e
+def in_condition_order(conditions) -> list:
+    "The distinct `conditions` in the one order of every figure and table (`CONDITION_ORDER`), others after, sorted."
+    found = set(conditions)
+    return [c for c in CONDITION_ORDER if c in found] + sorted(found - set(CONDITION_ORDER), key=str)
+
+SD_NOTE = 'mean ± 1 sample SD over seeds'  # the one SD convention of every figure
+
+def figure_title(title:str, note:str=SD_NOTE) -> str:
+    "A figure title with a smaller second line (what the bands or bars mean)."
+    return f'{title}<br><sup>{note}</sup>' if note else title
 
 def condition_label(c) -> str:
     "Display name of a condition: the paper's label ('ape' -> 'APE', 'untrained-none' -> 'Untrained Ablated')."
     c = str(c)
     return 'Untrained ' + condition_label(c[10:]) if c.startswith('untrained-') else PAPER_LABELS.get(c, c)
 
+# %% ../nbs/lib/17_interventions.ipynb #81cc18b2
 def reference_curves(reference:pd.DataFrame) -> dict:
     "The SSDC curves of a `data/paper_reference.csv`-style table: {(condition, permuted): rows by layer}."
     r = reference[reference.metric == 'ssdc'] if 'metric' in reference else reference
@@ -59,16 +76,17 @@ def plot_ssdc_layers(df:pd.DataFrame, # tidy `layer_ssdc` rows (several seeds an
                      title:str='SSDC vs layer', yaxis:str='SSDC', yrange=None,
                     ) -> go.Figure:
     "SSDC vs layer: mean ± SD over seeds per group, the paper's curves (optional) faint and dashed."
-    fig, colors = go.Figure(), {}
-    for i, (key, g) in enumerate(ssdc_summary(df, by).groupby(by, sort=False)):
+    fig, colors, s = go.Figure(), {}, ssdc_summary(df, by)
+    keys = in_condition_order(s[by]) if by == 'condition' else list(dict.fromkeys(s[by]))
+    for i, (key, g) in enumerate((k, s[s[by] == k]) for k in keys):
         colors[key] = CONDITION_COLORS.get(key, DEEP[i % len(DEEP)])
         add_curve(fig, g.layer.values, g.ssdc_mean.values, g.ssdc_sd_sample.values, condition_label(key), colors[key])
     for j, ((cond, perm), g) in enumerate(({} if reference is None else reference_curves(reference)).items()):
         name = f"{condition_label(cond)}{'' if perm == 'none' else ', RPI'} (paper)"
         add_curve(fig, g.layer.values, g.value.values, g.sd.values.astype(float), name,
                   colors.get(cond, DEEP[(len(colors) + j) % len(DEEP)]), 'dash', 0.45)
-    fig.update_layout(title=title, xaxis_title='Layer', yaxis_title=yaxis,
-                      template='plotly_white', width=640, height=420)
+    fig.update_layout(title=figure_title(title, SD_NOTE + ' (band)'), xaxis_title='Layer', yaxis_title=yaxis,
+                      template='plotly_white', width=640, height=420, margin=dict(t=80))
     if yrange: fig.update_yaxes(range=list(yrange))
     return fig
 
@@ -202,20 +220,20 @@ ESTIMATOR_DASH = {'none': None, 'batch': 'dot', 'image': 'dashdot'}
 PAPER_DASH = 'dash'
 MAX_FIGURE_WIDTH = 1260  # px: every figure, legend included, fits a 1,280 px browser window
 
-FIGURES = {  # name -> title, y axis, y range, curves (condition, trained, permuted, paper figure)
-    'fig1b': ('Fig. 1b: SSDC vs layer, untrained and trained', 'SSDC', None,
-              [('none', False, 'none', 'Fig. 1a'), ('none', True, 'none', 'Fig. 1b'),
-               ('ape', True, 'none', 'Fig. 1b')]),
+FIGURES = {  # name -> title, y axis, y range, curves (condition, trained, permuted, paper figure), in `CONDITION_ORDER`
+    'fig1b': ('Fig. 1b: SSDC vs layer, trained and untrained', 'SSDC', None,
+              [('ape', True, 'none', 'Fig. 1b'), ('none', True, 'none', 'Fig. 1b'),
+               ('none', False, 'none', 'Fig. 1a')]),
     'fig2a': ('Fig. 2a: SSDC under RPI, models with a PE', 'SSDC under RPI', None,
-              [('ape', True, 'batch', 'Fig. 2a'), ('rope', True, 'batch', 'Fig. 2a'),
-               ('sincos', True, 'batch', 'Fig. 2a')]),
+              [('ape', True, 'batch', 'Fig. 2a'), ('sincos', True, 'batch', 'Fig. 2a'),
+               ('rope', True, 'batch', 'Fig. 2a')]),
     'fig2b': ('Fig. 2b: SSDC under RPI, no stable reference frame', 'SSDC under RPI', None,
               [('none', True, 'batch', 'Fig. 2b'), ('rpt', True, 'batch', 'Fig. 2b')]),
     'fig4': ('Fig. 4: SSDC vs layer, unpermuted', 'SSDC', None,
-             [('ape', True, 'none', 'Fig. 4'), ('rope', True, 'none', 'Fig. 4'), ('sincos', True, 'none', 'Fig. 4'),
+             [('ape', True, 'none', 'Fig. 4'), ('sincos', True, 'none', 'Fig. 4'), ('rope', True, 'none', 'Fig. 4'),
               ('none', True, 'none', 'Fig. 4')]),
-    'fig5': ('Fig. 5: RPT models, under RPI and unpermuted', 'SSDC', None,
-             [('rpt', True, 'batch', 'Fig. 5'), ('rpt', True, 'none', 'Fig. 5')]),
+    'fig5': ('Fig. 5: RPT models, unpermuted and under RPI', 'SSDC', None,
+             [('rpt', True, 'none', 'Fig. 5'), ('rpt', True, 'batch', 'Fig. 5')]),
 }
 
 def curve_label(condition:str, trained:bool=True, permuted:str='none') -> str:
@@ -257,8 +275,9 @@ def plot_figure(profiles:pd.DataFrame, # `ssdc_profiles` rows (several seeds wel
         if r is not None and len(r):
             paper_name = curve_label(cond, trained) + (' (paper)' if perm == 'none' else ' under RPI (paper)')
             add_curve(fig, r.layer.values, r.ssdc.values, r.sd.values, paper_name, color, PAPER_DASH, 0.45)
-    fig.update_layout(title=title or t, xaxis_title=_layer_title(profiles), yaxis_title=yaxis, template='plotly_white',
-                      width=700, height=440)
+    note = SD_NOTE + " (band); the paper's curves dashed, faint"
+    fig.update_layout(title=figure_title(title or t, note), xaxis_title=_layer_title(profiles), yaxis_title=yaxis,
+                      template='plotly_white', width=760, height=460, margin=dict(t=80))
     return fig.update_yaxes(range=list(yrange)) if yrange else fig
 
 # %% ../nbs/lib/17_interventions.ipynb #ead8fd6f
@@ -290,13 +309,17 @@ def rpi_accuracy(study:StudyConfig, # conditions, seeds, n_perms, n_images
     return df.assign(rpi_drop=df.acc_clean - df.acc_rpi)
 
 # %% ../nbs/lib/17_interventions.ipynb #c5295706
-def plot_rpi_accuracy(df:pd.DataFrame, title:str='Accuracy under RPI (not reported by the paper)') -> go.Figure:
-    "Clean vs RPI accuracy per condition: mean ± sample SD over seeds, chance level dashed."
-    s = seed_summary(df, ['acc_clean', 'acc_rpi'], 'condition')
-    fig, labels = go.Figure(), [PAPER_LABELS.get(c, c) for c in s.condition]
-    for col, name, color in [('acc_clean', 'clean', DEEP[0]), ('acc_rpi', 'under RPI', DEEP[1])]:
-        fig.add_bar(x=labels, y=s[f'{col}_mean'], name=name, marker_color=color,
+def plot_rpi_accuracy(df:pd.DataFrame, # `rpi_accuracy` rows (several seeds welcome)
+                      title:str='Accuracy under RPI (not reported by the paper)') -> go.Figure:
+    "Clean vs RPI accuracy per condition (its colour; under RPI hatched): mean ± sample SD over seeds, chance dashed."
+    s = seed_summary(df, ['acc_clean', 'acc_rpi'], 'condition').set_index('condition')
+    s = s.loc[in_condition_order(s.index)]
+    fig, labels = go.Figure(), [PAPER_LABELS.get(c, c) for c in s.index]
+    colors = [CONDITION_COLORS.get(c, DEEP[7]) for c in s.index]
+    for col, name, pattern in [('acc_clean', 'clean (solid)', ''), ('acc_rpi', 'under RPI (hatched)', '/')]:
+        fig.add_bar(x=labels, y=s[f'{col}_mean'], name=name, marker=dict(color=colors, pattern_shape=pattern),
                     error_y=dict(type='data', array=np.nan_to_num(s[f'{col}_sd_sample'].to_numpy(float))))
     fig.add_hline(y=float(df.chance.mean()), line_dash='dash', line_color='grey', annotation_text='chance')
-    return fig.update_layout(title=title + ' (±1 sample SD over seeds)', yaxis_title='top-1 accuracy', barmode='group',
-                             template='plotly_white', width=640, height=400)
+    return fig.update_layout(title=figure_title(title, SD_NOTE + ' (bars)'), yaxis_title='top-1 accuracy',
+                             yaxis_range=[0, 1], barmode='group', template='plotly_white', width=640, height=420,
+                             margin=dict(t=80))

@@ -4,39 +4,96 @@
 
 # %% ../nbs/lib/22_render.ipynb #948ae7ff
 from __future__ import annotations
-import dataclasses, re, shutil, subprocess, tempfile, time
+import base64, dataclasses, gzip, hashlib, json, re, shutil, subprocess, tempfile, time, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
+import plotly.io as pio
 from plotly.subplots import make_subplots
 from .core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, PRESETS,
                             RPI_ESTIMATORS, check_choice, deviations)
-from .files import atomic_write
+from .files import atomic_write, load_json
+from .cache import run_dir
+from .interventions import MAX_FIGURE_WIDTH, figure_title
 import nbformat
 from .claims import CLAIMS
 
 # %% auto #0
-__all__ = ['REPORT_TEMPLATE', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'VIEWPORT', 'VERDICT_COLORS', 'plotlyjs_html', 'figure_html',
-           'save_static', 'static_image', 'show_figure', 'render_report', 'find_chromium', 'browser_dom', 'legend_box',
-           'band_markers', 'figure_report', 'layout_problems', 'check_rendered', 'figure_page', 'format_sweep',
-           'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts', 'format_rpi_summary',
-           'format_matched', 'glossary']
+__all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'TEXT_MEASURE', 'VIEWPORT',
+           'VERDICT_COLORS', 'GLANCE_COLORS', 'PROVENANCE_FIELDS', 'plotlyjs_html', 'plotly_js_version', 'figure_html',
+           'static_image', 'save_static', 'figure_bundle', 'show_figure', 'html_figures', 'render_report',
+           'find_chromium', 'browser_dom', 'legend_box', 'text_out', 'band_markers', 'figure_report', 'layout_problems',
+           'check_rendered', 'figure_page', 'format_sweep', 'deviations_table', 'format_claims', 'claims_summary',
+           'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary', 'threshold_bounds', 'part_margin',
+           'deciding_parts', 'plot_glance', 'runs_provenance', 'provenance_table', 'style_deviations']
 
 # %% ../nbs/lib/22_render.ipynb #0f6e8d9f
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
                    "{% block html_head_js_mathjax %}{% endblock %}\n{% block html_head_js_mermaidjs %}{% endblock %}")
+PLOTLY_MIME = 'application/vnd.plotly.v1+json'
+
+PLOTLY_LOADER = """(function () {
+  var queue = window.peDraw = window.peDraw || [];
+  var bytes = Uint8Array.from(atob("%s"), function (c) { return c.charCodeAt(0); });
+  var text = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+  return text.then(function (code) {
+    var s = document.createElement("script"); s.text = code; document.head.appendChild(s);
+    window.peDraw = {push: function (draw) { draw(); }}; queue.forEach(function (draw) { draw(); });
+  });
+})();"""
 
 def plotlyjs_html() -> str:
-    "A script tag holding plotly.js (emit it once, before the first figure)."
+    "A script tag holding plotly.js, gzip-compressed: emit it once, before the first `figure_html`."
     from plotly.offline import get_plotlyjs
-    return (f'<script type="text/javascript">window.PlotlyConfig = {{MathJaxConfig: "local"}};</script>\n'
-            f'<script type="text/javascript">{get_plotlyjs()}</script>')
+    import plotly
+    packed = base64.b64encode(gzip.compress(get_plotlyjs().encode(), 9, mtime=0)).decode()
+    return (f'<script type="text/javascript">/* plotly.js v{plotly_js_version()} (plotly {plotly.__version__}), '
+            'gzip + base64: decompressed by the browser, then the queued figures are drawn */\n'
+            f'window.PlotlyConfig = {{MathJaxConfig: "local"}};\n{PLOTLY_LOADER % packed}</script>')
 
-def figure_html(fig:go.Figure) -> str:
-    "An interactive figure as an HTML fragment drawn by the page's plotly.js, tagged with its number of traces."
-    return (f'<div class="pe-figure" data-traces="{len(fig.data)}">'
-            + fig.to_html(full_html=False, include_plotlyjs=False) + '</div>')
+def plotly_js_version() -> str:
+    "The version of the plotly.js bundled with the installed plotly."
+    from plotly.offline import get_plotlyjs
+    m = re.search(r'plotly\.js v([\d.]+)', get_plotlyjs()[:500])
+    return m.group(1) if m else 'unknown'
+
+# %% ../nbs/lib/22_render.ipynb #5a0d5cad
+def figure_html(fig:go.Figure|dict) -> str:
+    """An interactive figure (a plotly figure or its JSON) as an HTML fragment, drawn by the page's plotly.js once it is
+    loaded; tagged with its number of traces for the browser check."""
+    spec = fig if isinstance(fig, dict) else json.loads(pio.to_json(fig, validate=False))
+    payload = json.dumps(dict(data=spec.get('data', []), layout=spec.get('layout', {}))).replace('</', '<\\/')
+    uid = 'pe-' + hashlib.sha1(payload.encode()).hexdigest()[:16]
+    lay = spec.get('layout', {})
+    size = f"width:{lay['width']}px; " if lay.get('width') else 'width:100%; '
+    size += f"height:{lay.get('height') or 450}px;"
+    return (f'<div class="pe-figure" data-traces="{len(spec.get("data", []))}">'
+            f'<div id="{uid}" class="plotly-graph-div" style="{size}"></div><script type="text/javascript">'
+            f'(window.peDraw = window.peDraw || []).push(function () {{ var f = {payload}; '
+            f'Plotly.newPlot("{uid}", f.data, f.layout, {{"responsive": true}}); }});</script></div>')
+
+# %% ../nbs/lib/22_render.ipynb #ddda5209
+_KALEIDO = {'server': False}  # one persistent kaleido browser per process, started at the first export
+
+def _kaleido_server(restart:bool=False):
+    "Start kaleido's persistent browser (exports then take a fraction of a second instead of seconds each)."
+    import kaleido
+    if not hasattr(kaleido, 'start_sync_server'): return
+    if restart and _KALEIDO['server']: kaleido.stop_sync_server(silence_warnings=True); _KALEIDO['server'] = False
+    if not _KALEIDO['server']: kaleido.start_sync_server(silence_warnings=True); _KALEIDO['server'] = True
+
+def static_image(fig:go.Figure, fmt:str, scale:float=1, tries:int=3) -> bytes:
+    """`fig.to_image` through one persistent kaleido browser, restarted and retried when it fails to start its page
+    (on a loaded machine kaleido can report `kaleido_scopes is not defined`); any other error is raised at once."""
+    for attempt in range(tries):
+        try:
+            _kaleido_server(restart=attempt > 0)
+            with warnings.catch_warnings():
+                warnings.filterwarnings('ignore', message='The kopts argument is ignored')
+                return fig.to_image(format=fmt, scale=scale)
+        except Exception as e:
+            if not type(e).__module__.startswith(('kaleido', 'choreographer')) or attempt == tries - 1: raise
+            time.sleep(1 + attempt)
 
 def save_static(fig:go.Figure, # the figure
                 name:str, # file stem, e.g. 'fig2a'
@@ -51,28 +108,44 @@ def save_static(fig:go.Figure, # the figure
         with atomic_write(path) as f: f.write(data)
     return paths
 
-def static_image(fig:go.Figure, fmt:str, scale:float=1, tries:int=3) -> bytes:
-    """`fig.to_image`, retried when kaleido's headless browser fails to start its page: on a loaded machine it can
-    report `kaleido_scopes is not defined` (measured in this project's test run); any other error is raised at once."""
-    for attempt in range(tries):
-        try: return fig.to_image(format=fmt, scale=scale)
-        except Exception as e:
-            if not type(e).__module__.startswith('kaleido') or attempt == tries - 1: raise
-            time.sleep(1 + attempt)
+# %% ../nbs/lib/22_render.ipynb #a9bcca57
+def figure_bundle(fig:go.Figure, # the figure
+                  png_scale:float=1, # pixel density of the PNG
+                 ) -> dict:
+    "A display bundle: the interactive figure (plotly's JSON), a PNG of it, and a text line naming it."
+    spec = json.loads(pio.to_json(fig, validate=False))
+    title = re.sub(r'<[^>]+>', ' ', str((spec.get('layout', {}).get('title') or {}).get('text') or 'figure'))
+    return {PLOTLY_MIME: spec, 'image/png': base64.b64encode(static_image(fig, 'png', png_scale)).decode(),
+            'text/plain': f"<plotly figure: {' '.join(title.split())}>"}
 
 def show_figure(fig:go.Figure, # the figure
                 name:str|None=None, # with `folder`: also write it as `name`.svg / .png
                 folder=None, # where static copies go (None: none)
                ):
-    "Display `fig` as an HTML output (interactive in Jupyter and in the report), and save static copies if asked."
-    from IPython.display import display, HTML
-    display(HTML(figure_html(fig)))
+    """Display `fig` as one output with the interactive figure and a PNG (nbconvert, GitHub and the docs show the PNG),
+    and save static SVG/PNG copies into `folder` if asked."""
+    from IPython.display import display
+    display(figure_bundle(fig), raw=True)
     if name and folder: save_static(fig, name, folder)
+
+# %% ../nbs/lib/22_render.ipynb #fb42fa9b
+def html_figures(nb) -> int:
+    "Turn the plotly outputs of notebook `nb` into `figure_html` fragments, plotly.js once before the first (in place)."
+    outs = [o for c in nb.cells if c.cell_type == 'code' for o in c.get('outputs', [])]
+    has_js = any('* plotly.js v' in str(o.get('data', {}).get('text/html', '')) for o in outs)
+    n = 0
+    for c in [c for c in nb.cells if c.cell_type == 'code']:
+        for i, o in enumerate(list(c.get('outputs', []))):
+            if PLOTLY_MIME not in o.get('data', {}): continue
+            o['data'] = {'text/html': figure_html(dict(o['data'][PLOTLY_MIME]))}
+            if not (has_js or n): c.outputs.insert(c.outputs.index(o), nbformat.v4.new_output(
+                'display_data', data={'text/html': plotlyjs_html()}))
+            n += 1
+    return n
 
 def render_report(executed_notebook, html_path, title:str|None=None) -> Path:
     """Render an executed notebook to a standalone HTML file: no code, prompts, stderr, `remove-cell` cells or CDN
-    scripts."""
-    import nbformat
+    scripts; plotly figures drawn by one compressed plotly.js."""
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
     nb = nbformat.read(str(executed_notebook), as_version=4)
@@ -81,6 +154,7 @@ def render_report(executed_notebook, html_path, title:str|None=None) -> Path:
         if c.cell_type == 'code':
             c.outputs = [o for o in c.outputs
                          if not (o.get('output_type') == 'stream' and o.get('name') == 'stderr')]
+    html_figures(nb)
     ex = HTMLExporter(template_name='lab', extra_loaders=[DictLoader({'pe_report.html.j2': REPORT_TEMPLATE})],
                       exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
     ex.template_file = 'pe_report.html.j2'
@@ -102,6 +176,11 @@ rec((e.message||('failed to load '+((e.target&&(e.target.src||e.target.href))||'
 +(e.filename?' at '+e.filename+':'+e.lineno:''));},true);
 window.addEventListener('unhandledrejection',function(e){
 rec('unhandled rejection: '+((e.reason&&e.reason.message)||e.reason));});})();</script>"""
+TEXT_MEASURE = """<script>setInterval(function(){document.querySelectorAll('.pe-figure').forEach(function(d){
+var svg=d.querySelector('svg.main-svg');if(!svg)return;var b=svg.getBoundingClientRect(),e=[0,0,0,0];
+d.querySelectorAll('text[class*="title"],text.annotation-text').forEach(function(t){var r=t.getBoundingClientRect();
+if(!r.width)return;e=[Math.min(e[0],r.left-b.left),Math.max(e[1],r.right-b.right),Math.min(e[2],r.top-b.top),
+Math.max(e[3],r.bottom-b.bottom)];});d.setAttribute('data-text-out',e.map(Math.round).join(','));});},250);</script>"""
 
 def find_chromium() -> str:
     "Path of a Chromium binary, else a FileNotFoundError saying how to install one."
@@ -113,10 +192,13 @@ def find_chromium() -> str:
 
 VIEWPORT = (1280, 1000)  # px: the browser window the report must fit
 
+# %% ../nbs/lib/22_render.ipynb #cea809f8
 def browser_dom(html_path, budget_ms:int=10_000, timeout:int=180) -> str:
-    "The DOM of `html_path` (with `ERROR_CAPTURE` inserted) after `budget_ms` of virtual time in a `VIEWPORT` window."
+    """The DOM of `html_path` (with `ERROR_CAPTURE` and `TEXT_MEASURE` inserted) after `budget_ms` of virtual time in a
+    `VIEWPORT` window."""
     src, chromium = Path(html_path).read_text(), find_chromium()
     i = src.find('<head>'); page = src[:i + 6] + ERROR_CAPTURE + src[i + 6:] if i >= 0 else ERROR_CAPTURE + src
+    i = page.rfind('</body>'); page = page[:i] + TEXT_MEASURE + page[i:] if i >= 0 else page + TEXT_MEASURE
     with tempfile.TemporaryDirectory(prefix='pe_anchor-chromium-') as d:
         p = Path(d) / 'page.html'; p.write_text(page)
         r = subprocess.run([chromium, *CHROMIUM_FLAGS, f'--user-data-dir={d}/profile',
@@ -127,6 +209,7 @@ def browser_dom(html_path, budget_ms:int=10_000, timeout:int=180) -> str:
         raise RuntimeError(f"Chromium failed (exit {r.returncode}): {r.stderr[-2000:]}")
     return r.stdout
 
+# %% ../nbs/lib/22_render.ipynb #afe97151
 def _number(pattern:str, text:str) -> float:
     "The first number captured by `pattern` in `text` (NaN when absent)."
     m = re.search(pattern, text)
@@ -140,14 +223,23 @@ def legend_box(chunk:str) -> dict:
     return dict(legend_right=float(m.group(1)) + _number(r'<rect class="bg"[^>]*?width="([\d.]+)"', rest),
                 legend_bottom=float(m.group(2)) + _number(r'<rect class="bg"[^>]*?height="([\d.]+)"', rest))
 
+def text_out(chunk:str) -> float:
+    "How far (px) a figure's texts reach outside its drawn SVG, from `TEXT_MEASURE` (NaN when not measured)."
+    m = re.search(r'data-text-out="([-\d,]+)"', chunk[:400])
+    if not m: return float('nan')
+    left, right, top, bottom = map(int, m.group(1).split(','))
+    return max(-left, right, -top, bottom, 0)
+
 def band_markers(chunk:str) -> int:
     "How many filled traces (±SD bands) of a drawn figure also draw point markers."
     plot = chunk.split('<g class="infolayer"')[0]  # the traces, not the legend
     traces = re.split(r'(?=<g class="trace )', plot)[1:]
     return sum('class="js-fill"' in t and 'class="point"' in t for t in traces)
 
+# %% ../nbs/lib/22_render.ipynb #a007ab07
 def figure_report(dom:str) -> pd.DataFrame:
-    "One row per `pe-figure` in a dumped DOM: traces expected and drawn, SVG size, legend edges, bands with markers."
+    """One row per `pe-figure` in a dumped DOM: traces expected and drawn, SVG size, legend edges, texts reaching
+    outside, bands with markers."""
     rows = []
     for i, chunk in enumerate(dom.split('class="pe-figure"')[1:]):
         m = re.search(r'data-traces="(\d+)"', chunk[:200])
@@ -155,19 +247,20 @@ def figure_report(dom:str) -> pd.DataFrame:
                          drawn=len(re.findall(r'<g class="trace[ "]', chunk)),
                          width=_number(r'<svg class="main-svg"[^>]*?width="([\d.]+)"', chunk),
                          height=_number(r'<svg class="main-svg"[^>]*?height="([\d.]+)"', chunk),
-                         **legend_box(chunk), band_markers=band_markers(chunk)))
+                         **legend_box(chunk), text_out=text_out(chunk), band_markers=band_markers(chunk)))
     return pd.DataFrame(rows, columns=['figure', 'traces', 'main_svg', 'drawn', 'width', 'height', 'legend_right',
-                                       'legend_bottom', 'band_markers'])
+                                       'legend_bottom', 'text_out', 'band_markers'])
 
 def layout_problems(figs:pd.DataFrame, viewport:tuple=VIEWPORT) -> pd.DataFrame:
-    "Figures wider than the window, with a legend outside their SVG, or with ±SD bands that draw markers."
+    "Figures wider than the window, with a legend or a text outside their SVG, or with ±SD bands that draw markers."
     wide = figs.width > viewport[0]
     legend_out = (figs.legend_right > figs.width + 1) | (figs.legend_bottom > figs.height + 1)
-    return figs[wide | legend_out | (figs.band_markers > 0)]
+    return figs[wide | legend_out | (figs.text_out > 1) | (figs.band_markers > 0)]
 
+# %% ../nbs/lib/22_render.ipynb #e580531f
 def check_rendered(html_path, budget_ms:int=10_000) -> pd.DataFrame:
     """Open `html_path` in headless Chromium; raise unless every figure drew all its traces inside a `VIEWPORT` window
-    with its legend visible and no ±SD band drawing markers, and no script error occurred."""
+    with its legend and texts visible and no ±SD band drawing markers, and no script error occurred."""
     dom, n_src = browser_dom(html_path, budget_ms), Path(html_path).read_text().count('class="pe-figure"')
     errs = re.search(r'<pre id="pe-js-errors"[^>]*>(.*?)</pre>', dom, re.S)
     figs, problems = figure_report(dom), []
@@ -177,20 +270,20 @@ def check_rendered(html_path, budget_ms:int=10_000) -> pd.DataFrame:
     if len(bad): problems.append(f"figures not fully drawn:\n{bad.to_string(index=False)}")
     bad = layout_problems(figs)
     if len(bad):
-        problems.append(f"figures wider than {VIEWPORT[0]} px, legends outside the figure, or bands with markers:\n"
-                        f"{bad.to_string(index=False)}")
+        problems.append(f"figures wider than {VIEWPORT[0]} px, legends or texts outside the figure, or bands with "
+                        f"markers:\n{bad.to_string(index=False)}")
     if problems: raise AssertionError(f"{html_path}: " + '\n'.join(problems))
     return figs
 
-# %% ../nbs/lib/22_render.ipynb #13839db6
 def figure_page(*figs, # plotly figures
                 extra:str='', # more HTML to append (a test's broken script)
                ) -> Path:
     "A standalone HTML page with `figs`, rendered as the report is: for checking figures in a browser."
     nb = nbformat.v4.new_notebook(); nb.cells = [nbformat.v4.new_markdown_cell('# A page')]
-    for h in [plotlyjs_html(), *map(figure_html, figs), extra]:
+    outputs = [{PLOTLY_MIME: json.loads(pio.to_json(f, validate=False))} for f in figs] + [{'text/html': extra}]
+    for data in outputs:
         c = nbformat.v4.new_code_cell('')
-        c.outputs = [nbformat.v4.new_output('display_data', data={'text/html': h})]
+        c.outputs = [nbformat.v4.new_output('display_data', data=data)]
         nb.cells.append(c)
     d = Path(tempfile.mkdtemp(prefix='pe_anchor-page-')); nbformat.write(nb, str(d / 'nb.ipynb'))
     return render_report(d / 'nb.ipynb', d / 'page.html')
@@ -227,7 +320,7 @@ def deviations_table(preset:str='cpu', # one of `PRESETS`
                      overrides:dict|None=None, # the config overrides of the runs (a reproduction's plan)
                      study:dict|None=None, # study settings that differ from the preset's defaults
                     ) -> pd.DataFrame:
-    "The deviations of a preset (`pe_anchor.core.deviations`) as a table: the paper's value or 'not reported', ours, why."
+    "A preset's deviations (`pe_anchor.core.deviations`) as a table: the paper's value or 'not reported', ours, why."
     return pd.DataFrame(deviations(preset, overrides, study))
 
 # %% ../nbs/lib/22_render.ipynb #d51bacc8
@@ -282,30 +375,37 @@ def style_verdicts(table:pd.DataFrame): # a formatted table with verdict columns
     cols = [c for c in table.columns if 'verdict' in c]
     return table.style.map(_verdict_css, subset=cols)
 
+# %% ../nbs/lib/22_render.ipynb #b76563d9
+def _by_condition(rows:list) -> list:
+    "Table rows (dicts with a 'condition') in the one order of conditions (`CONDITION_ORDER`), others after."
+    rank = {c: i for i, c in enumerate(CONDITION_ORDER)}
+    return sorted(rows, key=lambda r: rank.get(r['condition'], len(rank)))
+
 def format_rpi_summary(summary:pd.DataFrame, digits:int=3) -> pd.DataFrame:
     "`rpi_summary` as printed: trained models, ours as mean ± sample SD over seeds beside the paper's values."
-    s = summary[summary.trained.astype(bool)].copy()
-    cell = lambda r, m: _ms(r[f'{m}_mean'], r.get(f'{m}_sd_sample'), r.n_seeds, digits)
+    s = summary[summary.trained.astype(bool)]
+    cell = lambda r, m: _ms(r[f'{m}_mean'], r.get(f'{m}_sd_sample'), r['n_seeds'], digits)
     paper = lambda r, c: '' if pd.isna(r.get(c, np.nan)) else f"{r[c]:.{digits}f}"
-    rows = [{'model': PAPER_LABELS.get(r.condition, r.condition), 'RPI estimator': r.permuted, 'seeds': r.n_seeds,
-             'SSDC layer 0 (RPI)': cell(r, 'ssdc_l0_rpi'), 'SSDC layer 1 (RPI)': cell(r, 'ssdc_l1_rpi'),
+    rows = [{'model': PAPER_LABELS.get(r['condition'], r['condition']), 'RPI estimator': r['permuted'],
+             'seeds': r['n_seeds'], 'SSDC layer 0 (RPI)': cell(r, 'ssdc_l0_rpi'),
+             'SSDC layer 1 (RPI)': cell(r, 'ssdc_l1_rpi'),
              'ΔSSDC ours': cell(r, 'delta_ssdc'), 'ΔSSDC paper (Fig. 2)': paper(r, 'paper_delta_ssdc_fig'),
              'ΔSSDC paper (Table 3/4, α = 1)': paper(r, 'paper_delta_ssdc_table'),
              'RPI area ours': cell(r, 'rpi_auc'), 'RPI area paper (Fig. 2)': paper(r, 'paper_rpi_auc_fig')}
-            for _, r in s.iterrows()]
+            for r in _by_condition(s.to_dict('records'))]
     return pd.DataFrame(rows).set_index(['model', 'RPI estimator'])
 
 def format_matched(table:pd.DataFrame, digits:int=3) -> pd.DataFrame:
-    "`matched_table` as printed: per model and corruption, epoch, clean accuracy and FS (mean ± population SD) at the "
-    "final and at the accuracy-matched checkpoint."
+    """`matched_table` as printed: per model and corruption, epoch, clean accuracy and FS (mean ± population SD, as
+    Table 5) at the final and at the accuracy-matched checkpoint."""
     rows = []
-    for _, r in table.iterrows():
-        row = {'model': PAPER_LABELS.get(r.condition, r.condition), 'corruption': r.corruption}
-        for ck, name in [('final', 'final'), ('acc-matched', 'acc-matched')]:
+    for r in _by_condition(table.to_dict('records')):
+        row = {'model': PAPER_LABELS.get(r['condition'], r['condition']), 'corruption': r['corruption']}
+        for ck in ('final', 'acc-matched'):
             if pd.isna(r.get(f'epoch_mean_{ck}', np.nan)): continue
-            row[f'epoch ({name})'] = f"{r[f'epoch_mean_{ck}']:.1f}"
-            row[f'clean acc ({name})'] = f"{r[f'acc_clean_mean_{ck}']:.{digits}f}"
-            row[f'FS ({name})'] = _ms(r[f'fs_mean_{ck}'], r[f'fs_sd_pop_{ck}'], 2, digits)
+            row[f'epoch ({ck})'] = f"{r[f'epoch_mean_{ck}']:.1f}"
+            row[f'clean acc ({ck})'] = f"{r[f'acc_clean_mean_{ck}']:.{digits}f}"
+            row[f'FS ({ck})'] = _ms(r[f'fs_mean_{ck}'], r[f'fs_sd_pop_{ck}'], 2, digits)
         rows.append(row)
     return pd.DataFrame(rows).fillna('').set_index(['model', 'corruption'])
 
@@ -313,3 +413,153 @@ def glossary() -> pd.DataFrame:
     "The report's glossary: every condition's one label and colour here, and the names the paper gives it."
     return pd.DataFrame([dict(key=c, label=PAPER_LABELS[c], colour=CONDITION_COLORS[c], paper_names=PAPER_NAMES[c])
                          for c in CONDITIONS]).set_index('key')
+
+# %% ../nbs/lib/22_render.ipynb #12b50466
+GLANCE_COLORS = {'holds': '#2e7d32', 'does not hold': '#c62828', 'inconclusive': '#d39e00', 'not testable': '#6c757d'}
+
+def threshold_bounds(threshold:str) -> tuple:
+    "(above, below) of a claims-table threshold such as '> 0.05', '< 0.5' or '> -0.05 and < 0.05' (None if absent)."
+    num = lambda op: re.search(op + r'\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)', str(threshold or ''))
+    above, below = num('>'), num('<')
+    return (float(above.group(1)) if above else None, float(below.group(1)) if below else None)
+
+def part_margin(r, # a claims-table row (threshold, ci_low, ci_high)
+                outside:bool=False, # measure how far the interval lies outside the condition instead
+               ) -> float:
+    """How far a part's 95 % interval lies inside its condition (`outside`: beyond it), negative when it does not;
+    NaN without an interval."""
+    above, below = threshold_bounds(r['threshold'])
+    lo, hi = (r['ci_high'], r['ci_low']) if outside else (r['ci_low'], r['ci_high'])
+    m = ([lo - above] if above is not None else []) + ([below - hi] if below is not None else [])
+    return min(m) if m else float('nan')
+
+def _nominal(tests:pd.DataFrame) -> pd.DataFrame:
+    "Rows at the paper's nominal severity when the table also holds rows at other severities (a `severity` column)."
+    if 'severity' not in tests: return tests
+    sev = tests.severity.astype(str).str.lower()
+    keep = tests.severity.isna() | sev.isin(['', 'nan', 'none', 'paper', 'nominal'])
+    return tests[keep] if keep.any() else tests
+
+# %% ../nbs/lib/22_render.ipynb #ed986780
+def deciding_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.claims.claims_table`)
+                  ) -> pd.DataFrame:
+    "Per claim and RPI estimator (one row if no part reads SSDC under RPI): the verdict and the part that decided it."
+    tests, ests, rows = _nominal(claims[claims.role == 'test']), [e for e in RPI_ESTIMATORS
+                                                                   if f'verdict_{e}' in claims], []
+    for c in dict.fromkeys(claims.claim):
+        g = tests[tests.claim == c]
+        per_estimator = (g.estimator != 'any').any()
+        for e in (ests if per_estimator else ests[:1]):
+            v = claims.loc[claims.claim == c, f'verdict_{e}'].iloc[0]
+            mine = g[g.estimator.isin([e, 'any'])]
+            pool = mine[mine.part_verdict == v] if v != 'holds' else mine
+            pool = pool if len(pool) else mine
+            if not len(pool): continue
+            r = pool.assign(margin=[part_margin(r, v == 'does not hold') for r in pool.to_dict('records')])
+            r = r.sort_values('margin', na_position='last', kind='stable').iloc[0]
+            rows.append(dict(claim=c, estimator=e if per_estimator else 'any', verdict=v, part=r.part,
+                             statistic=r.statistic, ours=r.ours, ci_low=r.ci_low, ci_high=r.ci_high, paper=r.paper,
+                             threshold=r.threshold, note=r.note if isinstance(r.note, str) else '',
+                             parts=len(mine), agreeing=int((mine.part_verdict == v).sum()),
+                             severities=_severities(claims, c)))
+    return pd.DataFrame(rows)
+
+def _severities(claims:pd.DataFrame, claim:str) -> str:
+    "The claim's verdicts across corruption severities ('severity summary' rows), e.g. 'jpeg: holds at some'."
+    s = claims[(claims.claim == claim) & (claims.role == 'severity summary')]
+    name = lambda r: r['corruption'] if isinstance(r.get('corruption'), str) and r['corruption'] else r['part']
+    return '; '.join(f"{name(r)}: {r['part_verdict']}" for r in s.to_dict('records'))
+
+# %% ../nbs/lib/22_render.ipynb #92ae965f
+def _glance_label(r:dict) -> str:
+    "A row's tick label: the claim (and RPI estimator), and below it the deciding part."
+    tag = '' if r['estimator'] == 'any' else f" · {r['estimator']} RPI"
+    return f"<b>{r['claim']}</b>{tag}<br><span style='font-size:10px'>{r['part']}</span>"
+
+def _holds_regions(fig, d:pd.DataFrame, lo:float, hi:float):
+    "A faint green band per row over the values where its part's condition holds."
+    for i, t in enumerate(d.threshold):
+        above, below = threshold_bounds(t)
+        if above is None and below is None: continue
+        fig.add_shape(type='rect', x0=lo if above is None else above, x1=hi if below is None else below,
+                      y0=i - 0.38, y1=i + 0.38, fillcolor='rgba(46,125,50,0.12)', line_width=0, layer='below')
+
+def _x_range(d:pd.DataFrame) -> tuple:
+    "An x range holding every value, interval, paper value and threshold of the rows, padded."
+    bounds = [b for t in d.threshold for b in threshold_bounds(t) if b is not None]
+    v = np.array([*d.ours, *d.ci_low, *d.ci_high, *d.paper, *bounds], float); v = v[np.isfinite(v)]
+    lo, hi = (v.min(), v.max()) if len(v) else (0.0, 1.0)
+    pad = 0.06 * (hi - lo) or 0.1
+    return lo - pad, hi + pad
+
+# %% ../nbs/lib/22_render.ipynb #c3c6a7ce
+def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims.claims_table`)
+                title:str="Results at a glance: the paper's claims C1–C7, ours vs the paper's",
+               ) -> go.Figure:
+    "Per claim (and RPI estimator): its deciding part, ours (95 % interval) vs the paper's value, coloured by verdict."
+    d = deciding_parts(claims).iloc[::-1].reset_index(drop=True)  # C1 at the top
+    y, (lo, hi), fig = np.arange(len(d)), _x_range(d), go.Figure()
+    _holds_regions(fig, d, lo, hi)
+    hover = [f"{r['statistic']}<br>needs {r['threshold']}; {r['agreeing']} of {r['parts']} parts {r['verdict']}"
+             + ''.join(f"<br>{x}" for x in (r['note'], r['severities']) if x) for r in d.to_dict('records')]
+    for v, color in GLANCE_COLORS.items():
+        m = (d.verdict == v).to_numpy()
+        if not m.any(): continue
+        err = dict(type='data', symmetric=False, array=(d.ci_high - d.ours)[m].fillna(0).to_numpy(float),
+                   arrayminus=(d.ours - d.ci_low)[m].fillna(0).to_numpy(float), color=color, thickness=2, width=5)
+        fig.add_trace(go.Scatter(x=d.ours[m], y=y[m], mode='markers', name=f'ours: {v}', error_x=err,
+                                 marker=dict(color=color, size=12, line=dict(width=1, color='white')),
+                                 text=np.array(hover)[m], hovertemplate='%{x:.3f}<br>%{text}<extra></extra>'))
+    fig.add_trace(go.Scatter(x=d.paper, y=y, mode='markers', name="the paper's value",
+                             marker=dict(symbol='diamond-open', size=11, color='black', line=dict(width=2))))
+    for i, (v, sev) in enumerate(zip(d.verdict, d.severities)):  # the verdict; across severities below it (C4, C5)
+        sev = ''.join(f"<br><span style='font-size:10px'>{x}</span>" for x in sev.split('; ') if x)
+        fig.add_annotation(x=1.01, xref='paper', y=i, text=f'<b>{v}</b>{sev}', xanchor='left', showarrow=False,
+                           font=dict(color=GLANCE_COLORS.get(v, '#333333')))
+    note = ("ours: mean and 95 % interval over seeds, coloured by the claim's verdict; ◇ the paper's value; "
+            "green: where the part's condition holds")
+    return fig.update_layout(
+        title=figure_title(title, note), template='plotly_white', width=980, height=170 + 50 * len(d),
+        margin=dict(l=190, r=130, t=80, b=90), xaxis=dict(range=[lo, hi], zeroline=True, zerolinecolor='#999999',
+                                                          title='the deciding statistic (hover for its definition)'),
+        yaxis=dict(tickvals=y, ticktext=[_glance_label(r) for r in d.to_dict('records')], range=[-0.6, len(d) - 0.4]),
+        legend=dict(orientation='h', x=0, y=-60 / (50 * len(d) + 10), yanchor='top'))
+
+# %% ../nbs/lib/22_render.ipynb #ffb17b4f
+PROVENANCE_FIELDS = {'torch': ('versions', 'torch'), 'pe_anchor': ('versions', 'pe_anchor'), 'threads': ('threads',),
+                     'CPU capability': ('cpu', 'capability'), 'CPU': ('cpu', 'model'), 'device': ('device',),
+                     'git commit': ('git', 'commit')}
+
+def runs_provenance(study, # the reproduction's `StudyConfig` (its runs)
+                    cache_root, # the run cache holding them
+                   ) -> list:
+    "The `provenance` of every run of `study` in `cache_root`, from its `done.json` (runs without one are skipped)."
+    out = []
+    for c, s in study.run_keys:
+        p = run_dir(study.config(c, s), cache_root) / 'done.json'
+        prov = load_json(p, 'Run marker').get('provenance') if p.exists() else None
+        if prov: out.append(prov | dict(run=f'{c} seed {s}'))
+    return out
+
+def _field(record:dict, path:tuple) -> str:
+    "One provenance field as text ('' if absent); a git commit shortened, '+ changes' if the checkout was dirty."
+    v = record
+    for k in path: v = v.get(k, {}) if isinstance(v, dict) else {}
+    if path == ('git', 'commit') and v: v = v[:10] + (' + changes' if record.get('git', {}).get('dirty') else '')
+    return '' if v == {} or v is None else str(v)
+
+def provenance_table(records:list, # provenance dicts (`runs_provenance`, or the manifest's `provenance`)
+                    ) -> pd.DataFrame:
+    "One row per distinct (torch, pe_anchor, threads, CPU capability, CPU, device, git commit), with how many records."
+    t = pd.DataFrame([{k: _field(r, p) for k, p in PROVENANCE_FIELDS.items()} for r in records],
+                     columns=list(PROVENANCE_FIELDS))
+    return t.groupby(list(PROVENANCE_FIELDS), sort=False).size().rename('runs').reset_index()
+
+# %% ../nbs/lib/22_render.ipynb #e8f1acb2
+def style_deviations(dev:pd.DataFrame): # `deviations_table` (its columns: section, setting, paper, source, ours, why)
+    "The deviations table whole and readable: every row, texts left-aligned and wrapped, settings in monospace."
+    t = dev.set_index(['section', 'setting'])
+    return (t.style.set_properties(**{'text-align': 'left', 'white-space': 'normal', 'vertical-align': 'top'})
+            .set_properties(subset=['why'], **{'min-width': '320px'})
+            .set_table_styles([dict(selector='th', props='text-align: left; vertical-align: top;'),
+                               dict(selector='th.row_heading.level1', props='font-family: monospace;')]))

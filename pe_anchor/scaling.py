@@ -9,20 +9,22 @@ from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import PAPER_LABELS, DEEP, RPI_ESTIMATORS
+from .core import PAPER_LABELS, CONDITION_COLORS, DEEP, RPI_ESTIMATORS
 from .study import StudyConfig, check_scalable, select_runs
 from .files import save_table
 from .measure import eval_set, seed_summary
 from .corruptions import PAPER_CORRUPTIONS
 from .robustness import fragility_table
 from .executor import map_runs, worker_device
-from .interventions import (MAX_FIGURE_WIDTH, ESTIMATOR_DASH, model_columns, delta_ssdc, model_profile,
+from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label, in_condition_order,
+                                     model_columns, delta_ssdc, model_profile,
                                      profile_summary, reference_profiles, rpi_accuracy, rpi_auc, rpi_measures,
                                      ssdc_profiles)
 
 # %% auto #0
-__all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'sweep_table', 'run_sweep', 'alpha_sweep', 'paper_sweep', 'sweep_summary',
-           'plot_alpha_sweep', 'rpi_summary', 'write_tables', 'interventions_experiment', 'scaling_experiment']
+__all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'SWEEP_PANELS', 'PANEL_CELLS', 'sweep_table', 'run_sweep', 'alpha_sweep',
+           'paper_sweep', 'sweep_summary', 'plot_alpha_sweep', 'rpi_summary', 'write_tables',
+           'interventions_experiment', 'scaling_experiment']
 
 # %% ../nbs/lib/18_scaling.ipynb #24c8273c
 SWEEP_COLUMNS = ['condition', 'seed', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc',
@@ -99,53 +101,86 @@ def sweep_summary(sweep:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.Da
     return s.assign(alpha=s.alpha.round(6)).merge(paper_sweep(reference), on=['condition', 'alpha'], how='left')
 
 # %% ../nbs/lib/18_scaling.ipynb #d1303ab8
-def _trace(fig, col, x, y, sd, name, color, secondary, dash=None, symbol='circle', opacity=1.0):
-    "Add a line with error bars to subplot `col` on the left or right axis (one legend entry per name)."
-    err = None if sd is None else dict(type='data', array=np.nan_to_num(np.asarray(sd, float)), visible=True)
-    show = name not in {t.name for t in fig.data}
-    fig.add_trace(go.Scatter(x=x, y=y, error_y=err, mode='lines+markers', name=name, legendgroup=name, showlegend=show,
-                             opacity=opacity, line=dict(color=color, dash=dash, width=2.2),
-                             marker=dict(symbol=symbol, size=7)), row=1, col=col, secondary_y=secondary)
+SWEEP_PANELS = {  # metric -> (panel title, measured per RPI estimator, the paper's column in `sweep_summary`)
+    'delta_ssdc': ('ΔSSDC under RPI', True, 'paper_delta_ssdc'),
+    'rpi_auc': ('RPI area (ours, not in the paper)', True, None),
+    'acc_clean': ('clean accuracy', False, None),
+    'fs_jpeg': ('JPEG FS (RPI off)', False, 'paper_fs_jpeg'),
+    'fs_blur': ('blur FS (RPI off)', False, None),
+}
+PANEL_CELLS = [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2)]  # (row, col) of each panel; (2, 3) holds the legend
 
-def _paper_traces(fig, col, s):
-    "The paper's ΔSSDC, JPEG FS and clean accuracy beside ours (sample SDs from population SDs of 4 seeds)."
-    k = math.sqrt(4 / 3)
-    for m, color, sec, label in [('delta_ssdc', DEEP[0], False, 'ΔSSDC'), ('fs_jpeg', DEEP[1], True, 'JPEG FS'),
-                                 ('acc_clean', DEEP[7], True, 'clean acc')]:
-        if f'paper_{m}' in s and s[f'paper_{m}'].notna().any():
-            sd = s[f'paper_{m}_sd'] * k if f'paper_{m}_sd' in s else None
-            _trace(fig, col, s.alpha, s[f'paper_{m}'], sd, f'{label} (paper)', color, sec, 'dash', 'diamond-open', 0.5)
+def _sweep_curves(fig, s, metric:str, per_estimator:bool, row:int, col:int):
+    "Our curves of one metric: a band and mean per condition (and per RPI estimator if the metric permutes)."
+    for c in in_condition_order(s.condition):
+        d = s[s.condition == c]
+        ests = [e for e in RPI_ESTIMATORS if (d.permuted == e).any()] if per_estimator else [d.permuted.iloc[0]]
+        for e in ests:
+            g, n0 = d[d.permuted == e].sort_values('alpha'), len(fig.data)
+            add_curve(fig, g.alpha.values, g[f'{metric}_mean'].values, g[f'{metric}_sd_sample'].values,
+                      curve_label(c, True, e if per_estimator else 'none'), CONDITION_COLORS.get(c, DEEP[7]),
+                      ESTIMATOR_DASH[e] if per_estimator else None, row=row, col=col, showlegend=False)
+            for t in fig.data[n0:]: t.legendgroup = c  # the condition's legend entry toggles its band and line
+
+def _paper_curves(fig, s, column:str, row:int, col:int):
+    "The paper's values of one metric (Tables 3, 4), dashed and faint; population SDs of 4 seeds made sample SDs."
+    if column not in s: return
+    for c in in_condition_order(s.condition):
+        d = s[(s.condition == c) & s[column].notna()].drop_duplicates('alpha').sort_values('alpha')
+        if not len(d): continue
+        sd = d[f'{column}_sd'].to_numpy(float) * math.sqrt(4 / 3) if f'{column}_sd' in d else np.full(len(d), np.nan)
+        n0 = len(fig.data)
+        add_curve(fig, d.alpha.values, d[column].values, sd, f'{PAPER_LABELS.get(c, c)} (paper)',
+                  CONDITION_COLORS.get(c, DEEP[7]), PAPER_DASH, 0.45, row=row, col=col, showlegend=False)
+        for t in fig.data[n0:]: t.legendgroup = c
+
+# %% ../nbs/lib/18_scaling.ipynb #d24882f1
+def _legend_keys(fig, conditions):
+    "Legend-only entries: one per condition (its colour, toggling its curves), one per line style."
+    key = lambda name, group, **line: fig.add_trace(go.Scatter(x=[None], y=[None], mode='lines', name=name,
+                                                               legendgroup=group, line=dict(width=2.2, **line)))
+    for c in conditions: key(PAPER_LABELS.get(c, c), c, color=CONDITION_COLORS.get(c, DEEP[7]))
+    for name, dash in [('RPI off', None), ('batch RPI', ESTIMATOR_DASH['batch']),
+                       ('image RPI', ESTIMATOR_DASH['image']), ("the paper's", PAPER_DASH)]:
+        key(name, f'style: {name}', color='#555555', dash=dash)
+
+def _not_interpretable(fig, s, metric:str, row:int, col:int, first:bool):
+    "× at every (condition, α) whose clean accuracy is below twice chance."
+    bad = s[~s.interpretable.astype(bool)].drop_duplicates(['condition', 'alpha'])
+    if len(bad):
+        fig.add_trace(go.Scatter(x=bad.alpha, y=bad[f'{metric}_mean'], mode='markers', showlegend=first,
+                                 name='FS not interpretable', legendgroup='not interpretable',
+                                 marker=dict(symbol='x-thin', size=11, line=dict(width=2, color='#333333'))),
+                      row=row, col=col)
+
+def _sweep_layout(fig, summary, title:str) -> go.Figure:
+    "One reversed α axis for every panel, round ticks, accuracy on [0, 1], the legend in the free sixth cell."
+    a = summary.alpha.astype(float)
+    fig.update_xaxes(range=[a.max() + 0.05, a.min() - 0.05], dtick=0.2, tickformat='.1f', matches='x',
+                     showticklabels=True)
+    for row, col in [(2, 1), (2, 2), (1, 3)]: fig.update_xaxes(title_text='α (positional scale)', row=row, col=col)
+    fig.update_yaxes(range=[0, 1], dtick=0.2, row=1, col=3)
+    notes = ("ours: mean ± 1 sample SD over seeds (band); α falls from left to right",
+             "the paper's Tables 3 (APE, 4 seeds) and 4 (SPE, 1 seed), dashed; ×: clean accuracy below twice chance")
+    return fig.update_layout(
+        title=title + ''.join(f'<br><sup>{n}</sup>' for n in notes), template='plotly_white', width=1100,
+        height=760, margin=dict(t=150, r=20), legend=dict(x=fig.layout.xaxis3.domain[0], y=fig.layout.yaxis4.domain[1],
+                                                          xanchor='left', yanchor='top'))
 
 # %% ../nbs/lib/18_scaling.ipynb #f2cf7437
 def plot_alpha_sweep(summary:pd.DataFrame, # `sweep_summary` rows (with the paper's columns for the comparison)
-                     title:str='Positional scaling: ΔSSDC under RPI and Fragility Score vs α',
+                     title:str='Positional scaling: the PE multiplied by α at inference',
                     ) -> go.Figure:
-    "Dual-axis sweep per condition: ΔSSDC per RPI estimator (left), JPEG/blur FS and clean accuracy (right) vs alpha."
-    conds = list(dict.fromkeys(summary.condition))
-    fig = make_subplots(1, len(conds), specs=[[{'secondary_y': True}] * len(conds)],
-                        subplot_titles=[PAPER_LABELS.get(c, c) for c in conds])
-    for j, c in enumerate(conds, 1):
-        s_all = summary[summary.condition == c].sort_values('alpha')
-        for e in [e for e in RPI_ESTIMATORS if (s_all.permuted == e).any()]:
-            s = s_all[s_all.permuted == e]
-            _trace(fig, j, s.alpha, s.delta_ssdc_mean, s.delta_ssdc_sd_sample, f'ΔSSDC under RPI, {e} (ours)', DEEP[0],
-                   False, ESTIMATOR_DASH[e])
-        s = s_all[s_all.permuted == s_all.permuted.iloc[0]]  # FS and accuracy do not depend on the estimator
-        for m, color, label, dash in [('fs_jpeg', DEEP[1], 'JPEG FS', None), ('fs_blur', DEEP[2], 'blur FS', 'dot'),
-                                      ('acc_clean', DEEP[7], 'clean acc', 'dashdot')]:
-            if f'{m}_mean' in s:
-                _trace(fig, j, s.alpha, s[f'{m}_mean'], s[f'{m}_sd_sample'], f'{label} (ours)', color, True, dash)
-        _paper_traces(fig, j, s)
-        for a in s.alpha[~s.interpretable.astype(bool)]:
-            fig.add_vrect(x0=a - 0.045, x1=a + 0.045, fillcolor='grey', opacity=0.2, line_width=0, row=1, col=j)
-        fig.update_xaxes(title_text='α (positional scale)', row=1, col=j)
-        fig.update_yaxes(title_text='ΔSSDC under RPI', secondary_y=False, row=1, col=j)
-        fig.update_yaxes(title_text='FS (RPI off) / clean accuracy', secondary_y=True, row=1, col=j)
-    sub = 'ours: mean ± 1 sample SD over seeds; grey: clean acc < 2× chance, FS not interpretable'
-    # at most 1,260 px wide with the legend below the panels: all of it visible in a 1,280 px window
-    return fig.update_layout(title=f'{title}<br><sup>{sub}</sup>', template='plotly_white', height=600,
-                             width=min(MAX_FIGURE_WIDTH, max(620, 420 * len(conds))), margin=dict(b=170),
-                             legend=dict(orientation='h', yanchor='top', y=-0.2, xanchor='left', x=0))
+    "Small multiples against α (falling left to right): one panel per metric, one colour per condition."
+    fig = make_subplots(2, 3, subplot_titles=[v[0] for v in SWEEP_PANELS.values()], horizontal_spacing=0.08,
+                        vertical_spacing=0.16, specs=[[{}, {}, {}], [{}, {}, None]])
+    for (metric, (_, per_est, paper)), (row, col) in zip(SWEEP_PANELS.items(), PANEL_CELLS):
+        if f'{metric}_mean' not in summary: continue
+        _sweep_curves(fig, summary, metric, per_est, row, col)
+        if paper: _paper_curves(fig, summary, paper, row, col)
+        if metric.startswith('fs_'): _not_interpretable(fig, summary, metric, row, col, metric == 'fs_jpeg')
+    _legend_keys(fig, in_condition_order(summary.condition))
+    return _sweep_layout(fig, summary, title)
 
 # %% ../nbs/lib/18_scaling.ipynb #4bb544d2
 def rpi_summary(profiles:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:
