@@ -9,7 +9,7 @@ from concurrent.futures import ProcessPoolExecutor, FIRST_COMPLETED, wait as wai
 from dataclasses import dataclass, fields, asdict
 from pathlib import Path
 import torch
-from tqdm.auto import tqdm
+from tqdm.std import tqdm  # text bars: they reach a terminal under papermill --log-output too
 from .core import (EXECUTORS, check_choice, parse_int, parse_text, config_to_dict, config_from_dict,
                             ExperimentConfig)
 from .machine import usable_cores, use_threads
@@ -80,7 +80,8 @@ def worker_device(device=None):
     return device if device is not None else (None if _DEVICE is None else f'cuda:{_DEVICE}')
 
 def _bar(n:int, desc:str, progress:bool):
-    return tqdm(total=n, desc=desc, disable=not progress or n == 0, unit='task',
+    "One text bar over tasks (text, not a widget: under papermill `--log-output` shows it in the terminal)."
+    return tqdm(total=n, desc=desc, disable=not progress or n == 0, unit='task', file=sys.stderr,
                 bar_format='{desc}: {n_fmt}/{total_fmt} {unit}s |{bar}| [{elapsed} so far, {remaining} left]')
 
 # %% ../nbs/lib/13_executor.ipynb #5483c794
