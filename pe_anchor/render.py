@@ -334,7 +334,7 @@ def format_claims(claims:pd.DataFrame, digits:int=3) -> pd.DataFrame:
             'statistic': claims.statistic,
             'seeds': claims.n_seeds, 'ours [95% CI]': [ci(r) for r in claims.itertuples()],
             'perm. SD': claims.perm_sd.map(f), 'paper': claims.paper.map(f), 'condition': claims.threshold,
-            'part verdict': claims.part_verdict.where(claims.role == 'test', 'premise: ' + claims.part_verdict)}
+            'part verdict': claims.part_verdict.where(claims.role != 'premise', 'premise: ' + claims.part_verdict)}
     cols.update({f'claim verdict ({e})': claims[f'verdict_{e}'] for e in RPI_ESTIMATORS if f'verdict_{e}' in claims})
     cols['note'] = claims.note.fillna('')
     return pd.DataFrame(cols).set_index(['claim', 'RPI estimator', 'part'])
