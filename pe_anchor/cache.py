@@ -4,21 +4,23 @@
 
 # %% ../nbs/lib/11_cache.ipynb #c5c0de03
 from __future__ import annotations
-import errno, fcntl, hashlib, io, os, re, socket, sys, tempfile, time, warnings
+import fcntl, hashlib, io, os, re, sys, tempfile, time, warnings
 from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 import torch
 from .core import (ExperimentConfig, config_to_dict, config_from_dict, config_hash, data_dir, package_version,
                             validate_config, parse_int)
-from .files import atomic_write, save_json, save_table, load_json, remove_stale_temps, check_inside
+from .files import (atomic_write, save_json, save_table, load_json, remove_stale_temps, check_inside,
+                             open_lock, holder_stamp, read_holder)
+from fastcore.basics import patch
 from .machine import default_device
 from .models import build_model, ViT
 
 # %% auto #0
 __all__ = ['LOCK_TIMEOUT', 'EPOCH_FILE', 'CorruptCheckpointError', 'save_checkpoint', 'check_owner', 'load_checkpoint',
            'checkpoints', 'ckpt_epoch', 'default_cache_root', 'check_writable', 'run_dir', 'check_run_path',
-           'check_run_config', 'RunBusy', 'lock_path', 'lock_holder', 'last_progress', 'run_lock', 'prepare_run_dir',
+           'check_run_config', 'prepare_run_dir', 'RunBusy', 'lock_path', 'lock_holder', 'last_progress', 'run_lock',
            'CorruptRunError', 'checked_table', 'final_checkpoint', 'Run']
 
 # %% ../nbs/lib/11_cache.ipynb #5a4aaa1c
@@ -58,6 +60,7 @@ def load_checkpoint(path, map_location='cpu',
     if run is not None: check_owner(ck, path, run, epoch)
     return ck
 
+# %% ../nbs/lib/11_cache.ipynb #741b8343
 def checkpoints(folder, stem:str) -> list:
     "Checkpoint files `stem`-{epoch}-{hash}.pt in `folder`, sorted by epoch."
     pat = re.compile(rf"{stem}-e(\d+)-[0-9a-f]{{16}}\.pt$")
@@ -73,15 +76,15 @@ def default_cache_root() -> Path:
     "Where runs are cached: `$PE_ANCHOR_CACHE`, else `data/runs`."
     return Path(os.environ['PE_ANCHOR_CACHE']) if os.environ.get('PE_ANCHOR_CACHE') else data_dir() / 'runs'
 
-def check_writable(root) -> Path:
+def check_writable(root, what:str='Cache root') -> Path:
     "Create `root` if needed and check a file can be written there (under a unique name: concurrent callers are safe)."
     root = Path(root)
     try:
         root.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=root, prefix='.write-test-', suffix='.tmp'); os.close(fd); os.unlink(tmp)
     except OSError as e:
-        raise PermissionError(f"Cache root {root} is not writable ({e}); "
-                              "pass cache_root= or set PE_ANCHOR_CACHE") from e
+        hint = 'pass cache_root= or set PE_ANCHOR_CACHE' if what == 'Cache root' else 'make it writable, or delete it'
+        raise PermissionError(f"{what} {root} is not writable ({e.strerror}); {hint}") from e
     return root
 
 def run_dir(cfg:ExperimentConfig, cache_root=None) -> Path:
@@ -100,6 +103,7 @@ def check_run_path(rdir:Path) -> Path:
     check_inside(rdir, rdir.parent, 'run folder')
     return rdir
 
+# %% ../nbs/lib/11_cache.ipynb #7b983f9c
 def check_run_config(rdir:Path, cfg:ExperimentConfig):
     "Write `config.json` for a new run, or check that an existing one matches `cfg`."
     p = rdir / 'config.json'
@@ -109,7 +113,24 @@ def check_run_config(rdir:Path, cfg:ExperimentConfig):
         raise ValueError(f"Run folder {rdir} holds a different config (or package version {old.get('version')}); "
                          "refusing to resume it with this one")
 
-LOCK_TIMEOUT = 3600.  # seconds a waiter waits while the lock's holder writes no checkpoint
+def prepare_run_dir(rdir:Path, cfg:ExperimentConfig):
+    "Create the run folder, delete temp files a killed write left, and write or check `config.json` (under the lock)."
+    check_run_path(rdir); rdir.mkdir(exist_ok=True)
+    for d in (rdir, rdir / 'checkpoints', rdir / 'epochs'):
+        if d.is_dir(): check_writable(d, 'Run folder'); remove_stale_temps(d)
+    check_run_config(rdir, cfg)
+
+# %% ../nbs/lib/11_cache.ipynb #91a16087
+def _lock_timeout() -> float:
+    "`$PE_ANCHOR_LOCK_TIMEOUT` (seconds, > 0) if set, else an hour."
+    text = os.environ.get('PE_ANCHOR_LOCK_TIMEOUT', '3600')
+    try: t = float(text)
+    except ValueError: t = -1.
+    if not 0 < t < float('inf'):
+        raise ValueError(f"PE_ANCHOR_LOCK_TIMEOUT must be a number of seconds > 0, got {text!r}")
+    return t
+
+LOCK_TIMEOUT = _lock_timeout()  # seconds a waiter waits while the lock's holder writes no checkpoint
 
 class RunBusy(RuntimeError):
     "The run is locked by another process (a claim that does not wait)."
@@ -120,53 +141,41 @@ def lock_path(rdir:Path) -> Path:
 
 def lock_holder(rdir:Path) -> str:
     "Who holds (or last held) the run's lock: 'pid P on HOST since TIME', as its holder wrote it."
-    try: text = lock_path(rdir).read_text(errors='replace').strip()
-    except OSError: text = ''
-    return text[:200] or 'another process'
+    try: fd = os.open(lock_path(rdir), os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError: return 'another process'
+    try: return read_holder(fd)
+    finally: os.close(fd)
 
 def last_progress(rdir:Path) -> float:
     "The time of the run's newest checkpoint (0 if none): how a waiter tells a working holder from a stalled one."
     found = list((Path(rdir) / 'checkpoints').glob('*.pt')) if (Path(rdir) / 'checkpoints').is_dir() else []
     return max((p.stat().st_mtime for p in found), default=0.)
 
-def _open_lock(rdir:Path) -> int:
-    "Open (or create) the lock file without following a link."
-    try: return os.open(lock_path(rdir), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-    except OSError as e:
-        if e.errno != errno.ELOOP: raise
-        raise ValueError(f"Lock file {lock_path(rdir)} is a symbolic link; refusing to follow it (delete it)") from None
-
+# %% ../nbs/lib/11_cache.ipynb #c40432e4
 @contextmanager
 def run_lock(rdir:Path,
              wait:bool=True, # wait for another holder (False: raise `RunBusy` at once)
              timeout:float=LOCK_TIMEOUT, # give up after this many seconds in which the holder wrote no checkpoint
-             poll:float=5.0, # seconds between tries
+             poll:float=5.0, # seconds between tries (at most a quarter of `timeout`)
             ):
     "Hold an exclusive `flock` on the run's lock file; a second trainer of the same run waits (and says for whom)."
-    fd, idle, told, seen = _open_lock(rdir), 0., False, last_progress(rdir)
+    fd, idle, told, seen = open_lock(lock_path(rdir), 'Lock file'), 0., False, last_progress(rdir)
+    poll = min(poll, max(timeout / 4, 0.05))
     try:
         while True:
             try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); break
             except BlockingIOError:
-                if not wait: raise RunBusy(f"Run {Path(rdir).name} is being trained by {lock_holder(rdir)}") from None
-                if not told: print(f"waiting for run {Path(rdir).name}: locked by {lock_holder(rdir)}", file=sys.stderr)
+                if not wait: raise RunBusy(f"Run {Path(rdir).name} is being trained by {read_holder(fd)}") from None
+                if not told: print(f"waiting for run {Path(rdir).name}: locked by {read_holder(fd)}", file=sys.stderr)
                 told = True; time.sleep(poll)
                 now = last_progress(rdir); idle, seen = (0., now) if now != seen else (idle + poll, seen)
                 if idle >= timeout:
-                    raise TimeoutError(f"Run {Path(rdir).name} is locked by {lock_holder(rdir)}, which wrote no "
+                    raise TimeoutError(f"Run {Path(rdir).name} is locked by {read_holder(fd)}, which wrote no "
                                        f"checkpoint for {timeout:g} s; gave up waiting. If that process is stopped or "
                                        f"gone, end it (or delete {lock_path(rdir)}) and retry") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"pid {os.getpid()} on {socket.gethostname()} since {time.strftime('%Y-%m-%d %H:%M:%S')}".encode())
+        os.ftruncate(fd, 0); os.write(fd, holder_stamp().encode())
         yield
     finally: os.close(fd)  # closing the descriptor releases the lock
-
-def prepare_run_dir(rdir:Path, cfg:ExperimentConfig):
-    "Create the run folder, delete temp files a killed write left, and write or check `config.json` (under the lock)."
-    check_run_path(rdir); rdir.mkdir(exist_ok=True)
-    for d in (rdir, rdir / 'checkpoints', rdir / 'epochs'):
-        if d.is_dir(): check_writable(d); remove_stale_temps(d)
-    check_run_config(rdir, cfg)
 
 # %% ../nbs/lib/11_cache.ipynb #48077c3d
 class CorruptRunError(RuntimeError):
@@ -195,11 +204,14 @@ def final_checkpoint(rdir:Path, cfg:ExperimentConfig) -> dict:
 class Run:
     "A finished run in the cache: config, metrics and weights, each verified before use."
     def __init__(self, rdir):
-        self.dir, self.trained, self._model, self._final = Path(rdir), False, None, None
+        self.dir, self.trained, self._model, self._final = check_run_path(Path(rdir)), False, None, None
         if not (self.dir / 'done.json').exists():
             raise FileNotFoundError(f"{self.dir} is not a finished run (no done.json)")
-        self.config = config_from_dict(load_json(self.dir / 'config.json', 'Run config')['config'])
-        self.summary = load_json(self.dir / 'done.json', 'Run marker')
+        stored = load_json(self.dir / 'config.json', 'Run config', kind=dict)
+        try: self.config = config_from_dict(stored['config'])
+        except (KeyError, TypeError) as e:
+            raise CorruptRunError(f"{self.dir / 'config.json'} is not a run config ({type(e).__name__}: {e})") from None
+        self.summary = load_json(self.dir / 'done.json', 'Run marker', kind=dict)
         if run_dir(self.config, self.dir.parent) != self.dir:
             raise CorruptRunError(f"{self.dir / 'config.json'} does not hash to its folder name "
                                   "(edited, or another version's run)")
@@ -226,40 +238,53 @@ class Run:
         rows = self.final['ssdc']
         return (checked_table(self.dir / 'ssdc.csv', rows, range(self.config.train.epochs + 1))
                 if rows else pd.DataFrame())
-    @property
-    def model(self) -> ViT:
-        if self._model is None: self._model = self._load(self.final['model'])
-        return self._model
-    def _load(self, state) -> ViT:
-        m = build_model(self.config.model, seed=self.config.train.seed); m.load_state_dict(state)
-        return m.to(default_device()).eval()
-    def epoch_files(self) -> dict:
-        "{epoch: file} of the kept per-epoch weights: exactly one well-named file per epoch, every epoch if promised."
-        folder, files = self.dir / 'epochs', {}
-        if not folder.is_dir():
-            if self.config.train.keep_epoch_checkpoints:
-                raise CorruptRunError(f"{folder} is missing: this run kept every epoch's weights (keep_epoch_checkpoints)")
-            return files
-        for p in sorted(folder.iterdir()):
-            m = EPOCH_FILE.fullmatch(p.name)
-            if not m or not p.is_file() or p.is_symlink():
-                raise CorruptRunError(f"Unexpected file {p} in the run's epoch weights (names are e<epoch>-<sha16>.pt); "
-                                      "remove it")
-            if int(m.group(1)) in files:
-                raise CorruptRunError(f"Two weight files for epoch {int(m.group(1))} in {folder}: "
-                                      f"{files[int(m.group(1))].name} and {p.name}; remove the one you added")
-            files[int(m.group(1))] = p
-        want = list(range(1, self.config.train.epochs + 1))
-        if self.config.train.keep_epoch_checkpoints and sorted(files) != want:
-            raise CorruptRunError(f"{folder} holds epochs {sorted(files)}, expected {want[0]}..{want[-1]}")
-        return files
-    def epochs_available(self) -> list:
-        "Epochs whose weights were kept."
-        return sorted(self.epoch_files())
-    def load_epoch(self, epoch:int) -> ViT:
-        "The model as it was after `epoch` (its file verified to be this run's weights of that epoch)."
-        found = self.epoch_files().get(parse_int(epoch, 'epoch', 1))
-        if found is None: raise ValueError(f"No weights kept for epoch {epoch}; available: {self.epochs_available()}")
-        return self._load(load_checkpoint(found, run=config_hash(self.config), epoch=epoch)['model'])
 
+# %% ../nbs/lib/11_cache.ipynb #e42b18d8
+@patch(as_prop=True)
+def model(self:Run) -> ViT:
+    "The final model, loaded once (on the default device, in eval mode)."
+    if self._model is None: self._model = self._load(self.final['model'])
+    return self._model
+
+@patch
+def _load(self:Run, state) -> ViT:
+    "A model of this run's architecture holding `state`."
+    m = build_model(self.config.model, seed=self.config.train.seed); m.load_state_dict(state)
+    return m.to(default_device()).eval()
+
+# %% ../nbs/lib/11_cache.ipynb #c07a3081
 EPOCH_FILE = re.compile(r'e(\d+)-[0-9a-f]{16}\.pt')
+
+@patch
+def epoch_files(self:Run) -> dict:
+    "{epoch: file} of the kept per-epoch weights: exactly one well-named file per epoch, every epoch if promised."
+    folder, files = self.dir / 'epochs', {}
+    if not folder.is_dir():
+        if self.config.train.keep_epoch_checkpoints:
+            raise CorruptRunError(f"{folder} is missing: this run kept every epoch's weights (keep_epoch_checkpoints)")
+        return files
+    for p in sorted(folder.iterdir()):
+        m = EPOCH_FILE.fullmatch(p.name)
+        if not m or not p.is_file() or p.is_symlink():
+            raise CorruptRunError(f"Unexpected file {p} in the run's epoch weights (names are e<epoch>-<sha16>.pt); "
+                                  "remove it")
+        if int(m.group(1)) in files:
+            raise CorruptRunError(f"Two weight files for epoch {int(m.group(1))} in {folder}: "
+                                  f"{files[int(m.group(1))].name} and {p.name}; remove the one you added")
+        files[int(m.group(1))] = p
+    want = list(range(1, self.config.train.epochs + 1))
+    if self.config.train.keep_epoch_checkpoints and sorted(files) != want:
+        raise CorruptRunError(f"{folder} holds epochs {sorted(files)}, expected {want[0]}..{want[-1]}")
+    return files
+
+@patch
+def epochs_available(self:Run) -> list:
+    "Epochs whose weights were kept."
+    return sorted(self.epoch_files())
+
+@patch
+def load_epoch(self:Run, epoch:int) -> ViT:
+    "The model as it was after `epoch` (its file verified to be this run's weights of that epoch)."
+    found = self.epoch_files().get(parse_int(epoch, 'epoch', 1))
+    if found is None: raise ValueError(f"No weights kept for epoch {epoch}; available: {self.epochs_available()}")
+    return self._load(load_checkpoint(found, run=config_hash(self.config), epoch=epoch)['model'])

@@ -4,29 +4,40 @@
 
 # %% ../nbs/lib/25_cli.ipynb #1fbd54e7
 from __future__ import annotations
-import argparse, json, sys
-from .core import CONDITIONS, ENGINES, EXECUTORS, PRESETS  # the registries (core imports no torch)
+import argparse, json, os, re, sys
+# the registries and parsers (core and files import no torch)
+from .core import CONDITIONS, ENGINES, EXECUTORS, PRESETS, MAX_SEED, make_config, parse_seeds
+from .files import check_out_dir
 
 # %% auto #0
-__all__ = ['COMMANDS', 'parse_overrides', 'add_flag', 'condition_list', 'seed_value', 'seeds_value', 'train_parser', 'train_main',
-           'paper_parser', 'paper_main', 'main']
+__all__ = ['MAX_OVERRIDE', 'DIGITS', 'INPUT_ERRORS', 'ANSI', 'DEVICE_NAME', 'COMMANDS', 'parse_overrides', 'Parser', 'add_flag',
+           'condition_list', 'seed_value', 'seeds_value', 'error_line', 'run_command', 'check_device_name',
+           'train_parser', 'train_main', 'add_executor_flags', 'paper_parser', 'paper_main', 'main']
 
 # %% ../nbs/lib/25_cli.ipynb #5839194e
 import ast
+
+MAX_OVERRIDE = 10_000  # characters of one `field=value`: longer is no config value
 
 def parse_overrides(items) -> dict:
     """Turn ['epochs=3', 'name=cifar10'] into {'epochs': 3, 'name': 'cifar10'} (types and ranges are checked by
     `make_config`)."""
     out = {}
     for it in items or []:
-        if '=' not in it: raise ValueError(f"Override {it!r} is not of the form field=value")
+        if '=' not in it: raise ValueError(f"Override {it[:80]!r} is not of the form field=value")
+        if len(it) > MAX_OVERRIDE: raise ValueError(f"Override {it[:40]!r}... is {len(it)} characters long; "
+                                                    f"at most {MAX_OVERRIDE}")
         k, v = it.split('=', 1)
         if k in out: raise ValueError(f"Override {k!r} is given twice: {out[k]!r} and {v!r}")
         try: out[k] = ast.literal_eval(v)
-        except (ValueError, SyntaxError): out[k] = v
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError): out[k] = v
     return out
 
 # %% ../nbs/lib/25_cli.ipynb #0bff76c5
+class Parser(argparse.ArgumentParser):
+    "An `ArgumentParser` whose errors are one line, `prog: error: message (see prog --help)`, without the usage block."
+    def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
 def add_flag(parser:argparse.ArgumentParser, # the parser (or argument group)
              name:str, # the destination, e.g. 'cache_root' -> --cache-root (and the alias --cache_root)
              **kwargs, # `add_argument` keywords
@@ -46,24 +57,59 @@ def condition_list(text:str) -> str:
         raise argparse.ArgumentTypeError(f"unknown condition {first!r}; valid: all, {valid} (or a comma list of them)")
     return ','.join(names)
 
+# %% ../nbs/lib/25_cli.ipynb #edf7610b
+DIGITS = re.compile(r'[0-9]{1,30}')  # ASCII digits only ('²' is no seed), never a 5,000-digit number
+
 def seed_value(text:str) -> int:
-    "An argparse type: an integer >= 0."
-    if not text.isdigit(): raise argparse.ArgumentTypeError(f"a seed is an integer >= 0; got {text!r}")
+    "An argparse type: an integer in [0, `MAX_SEED`]."
+    if not DIGITS.fullmatch(text) or int(text) > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0; got {text[:40]!r} (at most {MAX_SEED})")
     return int(text)
 
 def seeds_value(tokens:list|None):
     "`--seeds` tokens read as everywhere in the project: None (the preset's default), a count N, or a list of seeds."
     if not tokens: return None
-    vals = [t for tok in tokens for t in tok.split(',') if t]
-    bad = [t for t in vals if not t.isdigit()]
-    if bad or not vals: raise ValueError(f"--seeds: integers >= 0 expected; got {' '.join(tokens)!r}")
+    vals, shown = [t for tok in tokens for t in tok.split(',') if t], ' '.join(tokens)[:60]
+    if not vals or not all(DIGITS.fullmatch(t) for t in vals):
+        raise ValueError(f"--seeds: integers >= 0 (a count N, or seed values) expected; got {shown!r}")
     one_count = len(tokens) == 1 and ',' not in tokens[0]
-    return int(vals[0]) if one_count else [int(v) for v in vals]
+    seeds = int(vals[0]) if one_count else [int(v) for v in vals]
+    try: parse_seeds(seeds)  # the bounds: a count up to `MAX_SEEDS`, values up to `MAX_SEED`
+    except ValueError as e: raise ValueError(f"--seeds: {e}") from None
+    return seeds
+
+# %% ../nbs/lib/25_cli.ipynb #dd9305cf
+INPUT_ERRORS = (ValueError, TypeError, LookupError, FileNotFoundError, FileExistsError, PermissionError)
+ANSI = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
+
+def error_line(e:BaseException, limit:int=600) -> str:
+    "`e` as one line: its first line, and its last (the cause, for a failed notebook), without terminal colours."
+    lines = [l.strip() for l in ANSI.sub('', str(e)).splitlines() if l.strip()] or [type(e).__name__]
+    text = lines[0] + (f" ... {lines[-1]}" if len(lines) > 1 else '')
+    text = text if isinstance(e, INPUT_ERRORS) else f"{type(e).__name__}: {text}"
+    return text if len(text) <= limit else text[:limit - 3] + '...'
+
+def run_command(p:argparse.ArgumentParser, # the command's parser (its `prog` starts the line)
+                fn, # what the command does
+               ):
+    "`fn()`, or exit with one line on stderr: status 2 for bad input, 1 for a failure, 130 for Ctrl-C."
+    try: return fn()
+    except KeyboardInterrupt: p.exit(130, f"{p.prog}: interrupted\n")
+    except Exception as e:
+        if os.environ.get('PE_ANCHOR_DEBUG'): raise
+        p.exit(2 if isinstance(e, INPUT_ERRORS) else 1, f"{p.prog}: error: {error_line(e)}\n")
+
+DEVICE_NAME = re.compile(r'cpu|cuda(:[0-9]{1,3})?')
+
+def check_device_name(device:str|None) -> str|None:
+    "`device` if it names a device kind pe_anchor runs on (the machine's own check follows, with torch)."
+    if device is None or DEVICE_NAME.fullmatch(device): return device
+    raise ValueError(f"Unknown device {device[:40]!r}; valid choices: cpu, cuda, cuda:N (N: a GPU index)")
 
 # %% ../nbs/lib/25_cli.ipynb #f61a8992
 def train_parser() -> argparse.ArgumentParser:
     "The parser of `pe-anchor-train` (also `python -m pe_anchor.cli train`)."
-    p = argparse.ArgumentParser(prog='pe-anchor-train', description="Train one run (or load it if finished) and print "
+    p = Parser(prog='pe-anchor-train', description="Train one run (or load it if finished) and print "
                                 "its summary as JSON. Runs are cached: a re-run loads, a killed run resumes.")
     add_flag(p, 'condition', default='ape', choices=list(CONDITIONS), help='the condition to train (default: ape)')
     add_flag(p, 'preset', default='cpu', choices=list(PRESETS), help='configuration preset (default: cpu)')
@@ -78,19 +124,37 @@ def train_main(argv:list|None=None, # arguments (default: the command line)
               ):
     "`pe-anchor-train`: bad arguments exit with status 2 and a one-line error before anything is written."
     p = train_parser(); args = p.parse_args(argv)
-    from pe_anchor.training import get_trained, dist_info
-    try:
-        ov = parse_overrides(args.set)
-        seed = ov.pop('seed', args.seed)
+    def train():
+        ov = parse_overrides(args.set); seed = ov.pop('seed', args.seed)
+        make_config(args.condition, args.preset, seed=seed, **ov); check_device_name(args.device)  # before torch
+        from pe_anchor.training import get_trained, dist_info
         run = get_trained(args.condition, args.preset, seed, args.cache_root, device=args.device,
                           progress=not args.quiet, **ov)
-    except (ValueError, PermissionError) as e: p.exit(2, f"{p.prog}: error: {e}\n")
-    if dist_info()[0] == 0: print(json.dumps(dict(run=str(run.dir), test_acc=run.test_acc, trained=run.trained)))
+        if dist_info()[0] == 0: print(json.dumps(dict(run=str(run.dir), test_acc=run.test_acc, trained=run.trained)))
+    run_command(p, train)
+
+# %% ../nbs/lib/25_cli.ipynb #a69e59df
+def add_executor_flags(p:argparse.ArgumentParser):
+    "The flags that say where runs train and per-run analyses run (`pe_anchor.executor.make_executor`)."
+    g = p.add_argument_group('scaling out (where runs train and per-run analyses run)')
+    add_flag(g, 'executor', default='local', choices=EXECUTORS,
+             help='local: a pool of worker processes on this machine; slurm: one Slurm job per task (pip install '
+                  "'pe_anchor[slurm]'); submitit-local: the same through local subprocesses (default: local)")
+    add_flag(g, 'workers', default=0, type=int, metavar='N',
+             help='local: worker processes (0 = one per usable core, or per GPU); slurm: jobs at once (default: 0)')
+    add_flag(g, 'slurm_partition', default='', metavar='NAME', help="slurm: the partition (default: the cluster's)")
+    add_flag(g, 'slurm_time', default=240, type=int, metavar='MIN', help='slurm: minutes per job (default: 240)')
+    add_flag(g, 'slurm_gpus_per_run', default=0, type=int, metavar='N', help='slurm: GPUs per job (default: 0)')
+    add_flag(g, 'slurm_cpus_per_run', default=1, type=int, metavar='N', help='slurm: CPU cores per job (default: 1)')
+    add_flag(g, 'slurm_mem_gb', default=0, type=int, metavar='GB',
+             help="slurm: memory per job (default: the cluster's)")
+    add_flag(g, 'slurm_folder', default='', metavar='DIR',
+             help='submitit job folder (default: .submitit/ in the cache)')
 
 # %% ../nbs/lib/25_cli.ipynb #67e43343
 def paper_parser() -> argparse.ArgumentParser:
     "The parser of `pe-anchor-paper` (also `python -m pe_anchor.cli paper`)."
-    p = argparse.ArgumentParser(prog='pe-anchor-paper', description="Reproduce the paper at one preset: train or load "
+    p = Parser(prog='pe-anchor-paper', description="Reproduce the paper at one preset: train or load "
                                 "every run, run every analysis, write the claims and the report. Re-runs reuse "
                                 "everything finished.")
     add_flag(p, 'preset', default='cpu', choices=list(PRESETS), help='configuration preset (default: cpu)')
@@ -105,35 +169,30 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(p, 'engine', default='papermill', choices=ENGINES,
              help='papermill: execute the section notebooks 04-07; direct: in-process (default: papermill)')
     p.add_argument('--study', '--analysis', dest='study', nargs='*', default=None, metavar='KEY=VALUE',
-                   help='study settings (fields of pe_anchor.study.StudyConfig), e.g. n_images=500 pe_scales=[1.0,0.5] '
-                        'rpi=image (default: the preset\'s)')
+                   help='study settings (fields of pe_anchor.study.StudyConfig), e.g. n_images=500 '
+                        "pe_scales=[1.0,0.5] rpi=image (default: the preset's)")
     add_flag(p, 'no_report', action='store_true', help='skip the report')
     add_flag(p, 'quick', action='store_true',
              help="a first look (the preset's quick variant: at cpu one seed, 4 α values, 3-epoch runs, in-process) "
                   'into outputs/<preset>-quick unless --out-dir')
-    g = p.add_argument_group('scaling out (where runs train and per-run analyses run)')
-    add_flag(g, 'executor', default='local', choices=EXECUTORS,
-             help='local: a pool of worker processes on this machine; slurm: one Slurm job per task (pip install '
-                  "'pe_anchor[slurm]'); submitit-local: the same through local subprocesses (default: local)")
-    add_flag(g, 'workers', default=0, type=int, metavar='N',
-             help='local: worker processes (0 = one per usable core, or per GPU); slurm: jobs at once (default: 0)')
-    add_flag(g, 'slurm_partition', default='', metavar='NAME', help="slurm: the partition (default: the cluster's)")
-    add_flag(g, 'slurm_time', default=240, type=int, metavar='MIN', help='slurm: minutes per job (default: 240)')
-    add_flag(g, 'slurm_gpus_per_run', default=0, type=int, metavar='N', help='slurm: GPUs per job (default: 0)')
-    add_flag(g, 'slurm_cpus_per_run', default=1, type=int, metavar='N', help='slurm: CPU cores per job (default: 1)')
-    add_flag(g, 'slurm_mem_gb', default=0, type=int, metavar='GB', help="slurm: memory per job (default: the cluster's)")
-    add_flag(g, 'slurm_folder', default='', metavar='DIR', help='submitit job folder (default: .submitit/ in the cache)')
+    add_executor_flags(p)
     add_flag(p, 'redo_report', action='store_true',
              help='only redo the claims and the report of the reproduction in --out-dir, from its tables')
+    add_flag(p, 'adopt_out_dir', action='store_true',
+             help='let pe_anchor write into a non-empty --out-dir it did not make (it then owns the folder; '
+                  'by default such a folder is refused)')
     add_flag(p, 'quiet', action='store_true', help='no progress bars')
     return p
 
+# %% ../nbs/lib/25_cli.ipynb #4c902309
 def paper_main(argv:list|None=None, # arguments (default: the command line)
               ):
     "`pe-anchor-paper`: bad arguments exit with status 2 and a one-line error before anything is written."
     p = paper_parser(); args = p.parse_args(argv)
-    try:
-        seeds = seeds_value(args.seeds)
+    def paper():
+        seeds, settings, engine = seeds_value(args.seeds), parse_overrides(args.study), args.engine
+        check_device_name(args.device)
+        if args.out_dir and not args.redo_report: check_out_dir(args.out_dir, args.adopt_out_dir)  # before torch
         from pe_anchor.study import make_study
         from pe_anchor.paper import reproduce, rerender, default_out_dir
         from pe_anchor.executor import make_executor
@@ -141,22 +200,19 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
                                  time_min=args.slurm_time, gpus_per_run=args.slurm_gpus_per_run,
                                  cpus_per_run=args.slurm_cpus_per_run, mem_gb=args.slurm_mem_gb,
                                  folder=args.slurm_folder)
-        settings, engine = parse_overrides(args.study), args.engine
         out_dir = args.out_dir or default_out_dir(args.preset)
         if args.quick:
             settings = PRESETS[args.preset].quick | settings
             seeds = seeds or settings.pop('seeds', None)
             engine = 'direct' if settings.get('overrides') else engine  # the notebooks take no config overrides
             out_dir = args.out_dir or f'{out_dir}-quick'
-        if args.redo_report:
-            res = rerender(out_dir, report=not args.no_report, progress=not args.quiet)
-        else:
-            study = make_study(args.preset, args.conditions, seeds, **settings)
-            res = reproduce(study, out_dir, args.cache_root, args.device, engine, report=not args.no_report,
-                            progress=not args.quiet, executor=executor)
-    except (ValueError, FileNotFoundError, PermissionError) as e: p.exit(2, f"{p.prog}: error: {e}\n")
-    report = str(res['report']) if res['report'] else None
-    print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))
+        kw = dict(report=not args.no_report, progress=not args.quiet, adopt_out_dir=args.adopt_out_dir)
+        if args.redo_report: res = rerender(out_dir, **kw)
+        else: res = reproduce(make_study(args.preset, args.conditions, seeds, **settings), out_dir, args.cache_root,
+                              args.device, engine, executor=executor, **kw)
+        report = str(res['report']) if res['report'] else None
+        print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))
+    run_command(p, paper)
 
 # %% ../nbs/lib/25_cli.ipynb #2ed447b7
 COMMANDS = {'train': 'train_main', 'paper': 'paper_main'}

@@ -15,12 +15,13 @@ __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CON
            'CONDITION_ORDER', 'SCALABLE', 'PE_CONDITIONS', 'CONTROLS', 'SWEPT', 'PERMUTATIONS', 'TRAIN_PERMUTES',
            'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES',
            'TRAIN_AUGS', 'ENGINES', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED',
-           'PAPER_SETTINGS', 'PRESETS', 'SECTIONS', 'MAX_SEED', 'MAX_THREADS', 'FIELD_RULES', 'DEVIATION_SKIP',
-           'STUDY_ROWS', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig',
-           'ExperimentConfig', 'Preset', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
-           'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
-           'validate_config', 'config_fields', 'make_config', 'register_condition', 'deviations', 'config_to_dict',
-           'config_from_dict', 'package_version', 'config_hash', 'data_dir', 'reference_csv']
+           'PAPER_SETTINGS', 'PRESETS', 'SECTIONS', 'MAX_DIGITS', 'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS',
+           'FIELD_RULES', 'SEEDS_WANT', 'DEVIATION_SKIP', 'STUDY_ROWS', 'check_choice', 'condition_settings',
+           'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig', 'Preset', 'field_error', 'parse_int',
+           'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name', 'parse_text', 'parse_field',
+           'as_list', 'parse_conditions', 'parse_seeds', 'validate_config', 'config_fields', 'make_config',
+           'register_condition', 'deviations', 'config_to_dict', 'config_from_dict', 'package_version', 'config_hash',
+           'data_dir', 'reference_csv']
 
 # %% ../nbs/lib/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -263,9 +264,14 @@ PRESETS = {
 SECTIONS = ('model', 'data', 'train')
 
 # %% ../nbs/lib/00_core.ipynb #a1c0de02
+def _show(value, limit:int=60) -> str:
+    "`repr(value)`, shortened to `limit` characters (a 5,000-digit number stays a one-line message)."
+    r = repr(value)
+    return r if len(r) <= limit else f"{r[:limit - 20]}... ({len(r)} characters)"
+
 def field_error(name:str, want:str, value) -> ValueError:
     "The one error message of a bad value: the field, what it must be, what it got."
-    return ValueError(f"{name} must be {want}, got {value!r}")
+    return ValueError(f"{name} must be {want}, got {_show(value)}")
 
 def _range_text(lo, hi=None, lo_open=False, hi_open=False) -> str:
     "'≥ 1', '> 0' or 'in [0, 1)'."
@@ -273,37 +279,52 @@ def _range_text(lo, hi=None, lo_open=False, hi_open=False) -> str:
     if hi is None: return f"{'>' if lo_open else '≥'} {f(lo)}"
     return f"in {'(' if lo_open else '['}{f(lo)}, {f(hi)}{')' if hi_open else ']'}"
 
+MAX_DIGITS = 30  # a longer integer is no count, size or seed: refused before it is converted
+
 def _to_int(v):
-    "`v` as an int if it is one (or an integral float, or a string of digits), else None."
+    "`v` as an int if it is one (or an integral float, or a string of at most `MAX_DIGITS` ASCII digits), else None."
     if isinstance(v, (bool, np.bool_)): return None
     if isinstance(v, (int, np.integer)): return int(v)
     if isinstance(v, float) and v.is_integer(): return int(v)
-    if isinstance(v, str) and re.fullmatch(r'\s*[+-]?\d+\s*', v): return int(v)
+    if isinstance(v, str) and re.fullmatch(rf'\s*[+-]?[0-9]{{1,{MAX_DIGITS}}}\s*', v): return int(v)
     return None
 
 def _to_float(v):
     "`v` as a float if it is a real number (or a string of one), else None."
     if isinstance(v, (bool, np.bool_)): return None
-    if isinstance(v, (int, float, np.integer, np.floating)): return float(v)
-    try: return float(v) if isinstance(v, str) else None
+    if isinstance(v, (int, float, np.integer, np.floating)):
+        try: return float(v)
+        except OverflowError: return math.inf  # an int too large for a float
+    try: return float(v) if isinstance(v, str) and v.isascii() else None
     except ValueError: return None
 
 # %% ../nbs/lib/00_core.ipynb #a1c0de03
-def parse_int(value, name:str, lo:int=0, hi:int|None=None) -> int:
-    "`value` as an int in [lo, hi], else a `ValueError` naming `name`, the value and the range."
-    n = _to_int(value)
-    if n is None or n < lo or (hi is not None and n > hi):
-        raise field_error(name, f"an integer {_range_text(lo, hi)}", value)
+def _is_long_number(v) -> bool:
+    "Is `v` a string of more than `MAX_DIGITS` digits (too large for any field)?"
+    return isinstance(v, str) and bool(re.fullmatch(rf'\s*[+-]?[0-9]{{{MAX_DIGITS + 1},}}\s*', v))
+
+def parse_int(value, name:str, lo:int=0, hi:int|None=None,
+              cap:int|None=None, # the largest value that fits the machine (`LIMITS`), named only when exceeded
+             ) -> int:
+    "`value` as an int in [lo, hi] (and <= cap), else a `ValueError` naming `name`, the value and the range."
+    n, top = _to_int(value), hi if hi is not None else cap
+    if _is_long_number(value) or (n is not None and top is not None and n > top):
+        raise field_error(name, f"an integer {_range_text(lo, top)}", value)
+    if n is None or n < lo: raise field_error(name, f"an integer {_range_text(lo, hi)}", value)
     return n
 
-def parse_number(value, name:str, lo:float=0., hi:float|None=None, lo_open:bool=False, hi_open:bool=False) -> float:
-    "`value` as a finite float in the range, else a `ValueError` naming `name`, the value and the range."
+def parse_number(value, name:str, lo:float=0., hi:float|None=None, lo_open:bool=False, hi_open:bool=False,
+                 cap:float|None=None, # the largest value that fits (`LIMITS`), named only when exceeded
+                ) -> float:
+    "`value` as a finite float in the range (and <= cap), else a `ValueError` naming `name`, the value and the range."
     x = _to_float(value)
     ok = x is not None and math.isfinite(x) and (x > lo if lo_open else x >= lo)
     if not ok or (hi is not None and not (x < hi if hi_open else x <= hi)):
         raise field_error(name, f"a finite number {_range_text(lo, hi, lo_open, hi_open)}", value)
+    if cap is not None and x > cap: raise field_error(name, f"a finite number {_range_text(lo, cap, lo_open)}", value)
     return x
 
+# %% ../nbs/lib/00_core.ipynb #8844ec6a
 def parse_bool(value, name:str) -> bool:
     "`value` as a bool (True/False, 'true'/'false', 1/0)."
     if isinstance(value, (bool, np.bool_)): return bool(value)
@@ -340,6 +361,12 @@ def parse_text(value, name:str) -> str:
 # %% ../nbs/lib/00_core.ipynb #a1c0de05
 MAX_SEED = 2**32 - 1
 MAX_THREADS = 1024
+MAX_SEEDS = 1000  # seeds in one study (a count, or a list of values)
+LIMITS = dict(  # field -> the largest value accepted: what still fits one machine (larger values are typos)
+    img_size=4096, patch_size=2048, in_chans=16, num_classes=1_000_000, dim=16_384, depth=256, heads=1024,
+    mlp_ratio=64., rope_base=1e9, subset=100_000_000, epochs=10_000, batch_size=1_048_576, lr=1., min_lr=1.,
+    weight_decay=100., warmup_epochs=10_000., grad_clip=1e6, pe_lr_mult=1000., eval_batch_size=1_048_576,
+    num_workers=1024, ssdc_images=10_000_000)
 _pos, _nonneg = partial(parse_number, lo_open=True), parse_number
 _unit = partial(parse_number, lo=0., hi=1., hi_open=True)
 _int1, _int0 = partial(parse_int, lo=1), partial(parse_int, lo=0)
@@ -355,6 +382,7 @@ FIELD_RULES = dict(  # field -> parser(value, name); every field of ModelConfig,
     train_permute=partial(parse_choice, choices=TRAIN_PERMUTES), seed=partial(parse_int, lo=0, hi=MAX_SEED),
     precision=partial(parse_choice, choices=PRECISIONS), compile=parse_bool, eval_batch_size=_int1, num_workers=_int0,
     ssdc_images=_int0, keep_epoch_checkpoints=parse_bool, threads=partial(parse_int, lo=0, hi=MAX_THREADS))
+FIELD_RULES.update({k: partial(FIELD_RULES[k], cap=v) for k, v in LIMITS.items()})
 
 def parse_field(name:str, # a field of `ModelConfig`, `DataConfig` or `TrainConfig`
                 value,    # the value given (strings from the command line are coerced)
@@ -380,19 +408,27 @@ def parse_conditions(pe, # one condition, a comma list or a list, or 'all'
         raise ValueError(f"{name} 'all' cannot be combined with other conditions; got {pe!r}")
     return list(CONDITIONS) if names == ['all'] else list(dict.fromkeys(names))
 
+SEEDS_WANT = (f"a count n >= 1 (seeds 0..n-1, at most {MAX_SEEDS}) or a list of at most {MAX_SEEDS} seed values "
+              f"in [0, {MAX_SEED}]")
+
 def parse_seeds(seeds) -> list:
     "Seeds named by `seeds`: a count n (seeds 0..n-1), or a list / comma string of seed values ('3,' = seed 3 only)."
-    if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, bool):
-        if seeds < 1: raise ValueError(f"seeds must be a count >= 1 or a list of seeds; got {seeds!r}")
+    if isinstance(seeds, (bool, np.bool_, float, np.floating)): raise field_error('seeds', SEEDS_WANT, seeds)
+    if isinstance(seeds, (int, np.integer)):
+        if not 1 <= seeds <= MAX_SEEDS: raise field_error('seeds', SEEDS_WANT, seeds)
         return list(range(int(seeds)))
-    values = [_to_int(s) for s in as_list(seeds)]
-    if not values or not all(v is not None and 0 <= v <= MAX_SEED for v in values):
-        raise ValueError(f"seeds must be a count >= 1 or a list of seeds >= 0; got {seeds!r}")
+    items = as_list(seeds)
+    values = [_to_int(s) for s in items[:MAX_SEEDS + 1]]
+    if not values or len(items) > MAX_SEEDS or not all(v is not None and 0 <= v <= MAX_SEED for v in values):
+        raise field_error('seeds', SEEDS_WANT, seeds)
     return list(dict.fromkeys(values))
 
 # %% ../nbs/lib/00_core.ipynb #a1c0de07
 def _check_shapes(m:ModelConfig):
-    "Shape constraints between model fields."
+    "Shape constraints between model fields: at least a 2 x 2 grid of whole patches, whole heads."
+    if 2 * m.patch_size > m.img_size:
+        raise field_error('patch_size', f"at most img_size/2 = {m.img_size // 2} (a grid of at least 2 x 2 patches at "
+                                        f"img_size={m.img_size})", m.patch_size)
     if m.img_size % m.patch_size: raise field_error('img_size', f"a multiple of patch_size={m.patch_size}", m.img_size)
     if m.dim % m.heads: raise field_error('dim', f"a multiple of heads={m.heads}", m.dim)
 

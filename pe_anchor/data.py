@@ -5,6 +5,7 @@
 # %% ../nbs/lib/05_data.ipynb #54ca4294
 from __future__ import annotations
 import functools, gzip, os, struct
+from collections import Counter
 from pathlib import Path
 import numpy as np
 import torch
@@ -15,14 +16,15 @@ from .machine import make_generator
 from .augment import AUGMENTS, augment_batch
 
 # %% auto #0
-__all__ = ['IMAGENET_MEAN', 'IMAGENET_STD', 'SYNTHETIC_CLASSES', 'SYNTHETIC_MEAN', 'SYNTHETIC_STD', 'FMNIST_DEB', 'FMNIST_MEAN',
-           'FMNIST_STD', 'FMNIST_CLASSES', 'IDX_STEMS', 'CIFAR_STATS', 'IMAGENET100_ENV', 'DATASETS', 'SPLITS',
-           'normalize', 'folder_transform', 'load_rgb', 'ImageSet', 'with_augment', 'take_subset', 'iterate_batches',
-           'spread_indices', 'eval_tensors', 'draw_synthetic', 'shape_pattern', 'render_synthetic', 'make_synthetic',
-           'split_seed', 'load_synthetic', 'read_idx', 'idx_file', 'DataNotFoundError', 'fmnist_dirs',
-           'find_fashion_mnist', 'download_fashion_mnist', 'resize_uint8', 'load_fashion_mnist', 'load_cifar',
-           'load_cifar10', 'load_cifar100', 'split_dir', 'class_dirs', 'check_classes', 'folder_samples',
-           'load_imagefolder', 'cmc_classes', 'imagenet100_root', 'load_imagenet100', 'get_dataset', 'dataset_for']
+__all__ = ['IMAGENET_MEAN', 'IMAGENET_STD', 'IMAGE_MODES', 'SYNTHETIC_CLASSES', 'SYNTHETIC_MEAN', 'SYNTHETIC_STD', 'FMNIST_DEB',
+           'FMNIST_MEAN', 'FMNIST_STD', 'FMNIST_CLASSES', 'IDX_STEMS', 'CIFAR_STATS', 'FULL_DECODE_BYTES',
+           'IMAGENET100_ENV', 'DATASETS', 'SPLITS', 'normalize', 'folder_transform', 'to_rgb', 'load_rgb', 'ImageSet',
+           'with_augment', 'take_subset', 'iterate_batches', 'spread_indices', 'eval_tensors', 'draw_synthetic',
+           'shape_pattern', 'render_synthetic', 'make_synthetic', 'split_seed', 'load_synthetic', 'read_idx',
+           'idx_file', 'DataNotFoundError', 'fmnist_dirs', 'find_fashion_mnist', 'download_fashion_mnist',
+           'resize_uint8', 'load_fashion_mnist', 'load_cifar', 'load_cifar10', 'load_cifar100', 'split_dir',
+           'class_dirs', 'check_classes', 'image_problem', 'folder_samples', 'load_imagefolder', 'cmc_classes',
+           'imagenet100_root', 'load_imagenet100', 'get_dataset', 'dataset_for']
 
 # %% ../nbs/lib/05_data.ipynb #a53062d1
 IMAGENET_MEAN, IMAGENET_STD = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
@@ -47,10 +49,32 @@ def folder_transform(img_size:int, # output side in pixels
              'rrc_flip': [v2.RandomResizedCrop(s, scale=(0.35, 1.0)), v2.RandomHorizontalFlip()]}
     return v2.Compose(steps[check_choice(augment, AUGMENTS, 'augmentation')] + [v2.PILToTensor()])
 
-def load_rgb(path) -> 'PIL.Image.Image':
-    "Open an image file as RGB."
+# %% ../nbs/lib/05_data.ipynb #0212714e
+IMAGE_MODES = ('1', 'L', 'P', 'RGB', 'RGBA', 'RGBX', 'RGBa', 'LA', 'La', 'PA', 'CMYK', 'YCbCr', 'I', 'I;16',
+               'I;16L', 'I;16B', 'I;16N')  # the PIL modes `to_rgb` reads
+
+def to_rgb(img:'PIL.Image.Image') -> 'PIL.Image.Image':
+    "`img` as 8-bit RGB: 16-bit grey scaled to 8 bits, CMYK converted, transparency composited onto white."
     from PIL import Image
-    with open(path, 'rb') as f: return Image.open(f).convert('RGB')
+    if img.mode not in IMAGE_MODES:
+        raise ValueError(f"unsupported image mode {img.mode!r} (readable: {', '.join(IMAGE_MODES)})")
+    if img.mode.startswith('I'):  # 16-bit greyscale (a 32-bit 'I' image must hold 16-bit values)
+        a = np.asarray(img).astype(np.int64)
+        if a.size and (a.min() < 0 or a.max() > 65535):
+            raise ValueError(f"32-bit integer image with values in [{a.min()}, {a.max()}], not 0..65535")
+        return Image.fromarray(np.round(a / 257).astype(np.uint8), 'L').convert('RGB')
+    if img.mode in ('RGBA', 'LA', 'La', 'RGBa', 'PA') or 'transparency' in img.info:
+        rgba = img.convert('RGBA')
+        return Image.alpha_composite(Image.new('RGBA', rgba.size, (255, 255, 255, 255)), rgba).convert('RGB')
+    return img.convert('RGB')
+
+def load_rgb(path) -> 'PIL.Image.Image':
+    "Open an image file as 8-bit RGB (`to_rgb`); an unreadable, truncated or unsupported file raises naming it."
+    from PIL import Image
+    try:
+        with open(path, 'rb') as f, Image.open(f) as im: im.load(); return to_rgb(im)
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as e:
+        raise ValueError(f"Image {path} cannot be read ({type(e).__name__}: {e})") from None
 
 # %% ../nbs/lib/05_data.ipynb #1b7e3fc9
 class ImageSet(Dataset):
@@ -300,10 +324,49 @@ def check_classes(found, expected, where) -> list:
     raise ValueError(f"{where} does not hold the expected {len(set(expected))} classes: "
                      + '; '.join(f"{k} {len(v)}: {show(v)}" for k, v in (('missing', missing), ('extra', extra)) if v))
 
-def folder_samples(d:Path, classes:list) -> list:
-    "`(path, label)` for every image under `d/<class>/`, labelled by the class's index in `classes`."
+# %% ../nbs/lib/05_data.ipynb #7bfdfe78
+FULL_DECODE_BYTES = 65536  # files smaller than this are always decoded in full when checked
+
+@functools.lru_cache(maxsize=None)
+def _image_problem(path:str, size:int, mtime:int) -> str:
+    "Why the image file at `path` cannot be used ('' if it can); cached by (path, size, mtime)."
+    from PIL import Image, UnidentifiedImageError
+    if size == 0: return 'empty file'
+    try:
+        with Image.open(path) as im:
+            fmt, mode, (w, h) = im.format, im.mode, im.size
+            if mode not in IMAGE_MODES: return f'unsupported image mode {mode!r}'
+            if w == 0 or h == 0: return 'zero-size image'
+            with open(path, 'rb') as f: f.seek(max(0, size - 64)); tail = f.read()
+            ends = {'JPEG': b'\xff\xd9', 'PNG': b'IEND'}.get(fmt)
+            if size < FULL_DECODE_BYTES or ends is None or ends not in tail: im.load()
+    except UnidentifiedImageError: return 'not an image file PIL can read'
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as e:
+        return f'truncated or corrupt ({type(e).__name__}: {str(e)[:80]})'
+    return ''
+
+def image_problem(path) -> str:
+    "Why the image file at `path` cannot be trained on or evaluated ('' if it can)."
+    st = os.stat(path)
+    return _image_problem(str(path), st.st_size, st.st_mtime_ns)
+
+# %% ../nbs/lib/05_data.ipynb #1d07a573
+def folder_samples(d:Path, # a split folder, holding one folder per class
+                   classes:list, # the class folder names, in label order
+                   check:bool=True, # refuse empty classes and unreadable images (`image_problem`)
+                  ) -> list:
+    "`(path, label)` for every image under `d/<class>/`, labelled by the class's index in `classes`; checked."
     from torchvision.datasets.folder import make_dataset, IMG_EXTENSIONS
-    return make_dataset(str(d), {c: i for i, c in enumerate(classes)}, extensions=IMG_EXTENSIONS, allow_empty=True)
+    samples = make_dataset(str(d), {c: i for i, c in enumerate(classes)}, extensions=IMG_EXTENSIONS, allow_empty=True)
+    if not check: return samples
+    counts = Counter(y for _, y in samples)
+    show = lambda v: ', '.join(map(str, v[:5])) + (', ...' if len(v) > 5 else '')
+    empty = [c for i, c in enumerate(classes) if not counts[i]]
+    if empty: raise ValueError(f"{d}: {len(empty)} of {len(classes)} class folders hold no image ({show(empty)}); "
+                               f"every class needs images with one of the extensions {', '.join(IMG_EXTENSIONS)}")
+    bad = [f"{p} ({why})" for p, _ in samples if (why := image_problem(p))]
+    if bad: raise ValueError(f"{d}: {len(bad)} image file(s) cannot be used: {show(bad)}; remove or replace them")
+    return samples
 
 # %% ../nbs/lib/05_data.ipynb #f6f2e6da
 def load_imagefolder(split:str, img_size:int, root:str='', augment:str='none', seed:int=0) -> ImageSet:

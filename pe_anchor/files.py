@@ -4,12 +4,15 @@
 
 # %% ../nbs/lib/01_files.ipynb #83e96490
 from __future__ import annotations
-import json, os, re, tempfile
+import errno, fcntl, json, os, re, socket, tempfile, time
 from contextlib import contextmanager
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['TEMP_NAME', 'fsync_dir', 'atomic_write', 'remove_stale_temps', 'save_json', 'load_json', 'save_table', 'check_inside']
+__all__ = ['TEMP_NAME', 'PROJECT', 'OUT_MARKER', 'OUT_LOCK', 'OUT_FORMAT', 'fsync_dir', 'atomic_write', 'remove_stale_temps',
+           'save_json', 'load_json', 'save_table', 'check_inside', 'repo_root', 'protected_folders',
+           'check_folder_choice', 'read_marker', 'out_dir_state', 'check_out_dir', 'claim_out_dir', 'OutDirBusy',
+           'holder_stamp', 'open_lock', 'read_holder', 'out_dir_lock']
 
 # %% ../nbs/lib/01_files.ipynb #95994a9c
 def fsync_dir(folder):
@@ -38,36 +41,166 @@ def atomic_write(path, # final file path
         Path(tmp).unlink(missing_ok=True); raise
     fsync_dir(path.parent)
 
+# %% ../nbs/lib/01_files.ipynb #149bff7e
 TEMP_NAME = re.compile(r'\..+\.[a-z0-9_]{8}\.tmp')  # `atomic_write`'s temporaries: .{name}.{8 random chars}.tmp
 
 def remove_stale_temps(folder) -> list:
     "Delete the `.name.XXXXXXXX.tmp` files a killed `atomic_write` left in `folder` (links never); return their names."
-    found = [p for p in Path(folder).glob('.*.tmp') if TEMP_NAME.fullmatch(p.name) and p.is_file() and not p.is_symlink()]
+    found = [p for p in Path(folder).glob('.*.tmp')
+             if TEMP_NAME.fullmatch(p.name) and p.is_file() and not p.is_symlink()]
     for p in found: p.unlink(missing_ok=True)
     return sorted(p.name for p in found)
 
+# %% ../nbs/lib/01_files.ipynb #650ccd08
 def save_json(obj, path):
     "Write `obj` as JSON to `path` atomically."
     with atomic_write(path, 'w') as f: json.dump(obj, f, indent=2, sort_keys=True)
 
-def load_json(path, what:str='file'):
-    "Read JSON from `path`, or raise a `ValueError` naming the file when it is not valid JSON."
-    try: return json.loads(Path(path).read_text())
+def load_json(path,
+              what:str='file', # what the file is, for the message
+              kind:type|None=None, # the type the JSON value must have, e.g. `dict` (None: any)
+             ):
+    "Read JSON from `path`, or raise a `ValueError` naming the file when it is not valid JSON (or not a `kind`)."
+    try: obj = json.loads(Path(path).read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ValueError(f"{what} {path} is not valid JSON ({e}); delete or restore it") from e
+    if kind is not None and not isinstance(obj, kind):
+        want = 'a JSON object' if kind is dict else f'a JSON {kind.__name__}'
+        raise ValueError(f"{what} {path} is not {want} (it holds a {type(obj).__name__}); delete or restore it")
+    return obj
 
 def save_table(df, path):
     "Write a DataFrame as CSV to `path` atomically."
     with atomic_write(path, 'w') as f: df.to_csv(f, index=False)
 
+# %% ../nbs/lib/01_files.ipynb #a01420e2
 def check_inside(path, # a path, absolute or relative to `root`
                  root, # the folder it must stay in
                  what:str='path', # what the path names, for the message
                 ) -> Path:
-    "`path` resolved (links followed), if it stays inside `root` (resolved too), else a `ValueError` saying where it goes."
+    "`path` resolved (links followed), if it stays inside `root` (resolved too), else a `ValueError` saying where."
     root = Path(root).resolve()
     p = Path(path) if Path(path).is_absolute() else root / path
     real = p.resolve()
     if real != root and root not in real.parents:
         raise ValueError(f"{what} {path} resolves to {real}, outside {root}; refusing to touch it")
     return real
+
+# %% ../nbs/lib/01_files.ipynb #bab26cae
+PROJECT = 'pe_anchor'
+OUT_MARKER = '.pe_anchor-out.json'  # written first into every output folder the project creates or adopts
+OUT_LOCK = '.pe_anchor-out.lock'    # held by the reproduction writing into the folder
+OUT_FORMAT = 1  # the marker's format version
+
+def repo_root() -> Path|None:
+    "The source checkout the package runs from (the folder holding `settings.ini` above it), or None."
+    import pe_anchor
+    here = Path(pe_anchor.__file__).resolve().parent.parent
+    return here if (here / 'settings.ini').is_file() else None
+
+def protected_folders() -> dict:
+    "{folder: why} of the folders no output or cache may be: `/`, the home folder, the repository and its parents."
+    found = {Path('/').resolve(): 'the filesystem root', Path.home().resolve(): 'the home folder'}
+    repo = repo_root()
+    if repo is not None:
+        found.setdefault(repo, 'the root of the pe_anchor repository')
+        for p in repo.parents: found.setdefault(p, f'a folder above the pe_anchor repository {repo}')
+    return found
+
+def check_folder_choice(path, # a folder the user named
+                        what:str='Output folder', # what it is, for the message
+                        flag:str='--out-dir', # how the user chooses another one
+                       ) -> Path:
+    "`path` resolved, unless it is one of `protected_folders()` or an existing file."
+    real = Path(path).expanduser().resolve()
+    why = protected_folders().get(real)
+    if why: raise ValueError(f"{what} {path} is {why}; refusing to write there: choose a folder of its own ({flag})")
+    if real.exists() and not real.is_dir(): raise ValueError(f"{what} {path} exists and is not a folder")
+    return real
+
+# %% ../nbs/lib/01_files.ipynb #ce6e9efb
+def read_marker(folder) -> dict|None:
+    "The ownership marker of `folder` if it is a valid one of this project (not a link), else None."
+    p = Path(folder) / OUT_MARKER
+    if p.is_symlink() or not p.is_file(): return None
+    try: m = json.loads(p.read_text())
+    except (OSError, ValueError): return None
+    return m if isinstance(m, dict) and m.get('project') == PROJECT and m.get('format') == OUT_FORMAT else None
+
+def out_dir_state(folder) -> str:
+    "'missing', 'empty', 'owned' (it holds this project's marker) or 'foreign' (anything else)."
+    folder = Path(folder)
+    if not folder.exists(): return 'missing'
+    if read_marker(folder) is not None: return 'owned'
+    # a marker being written by a concurrent claim is not the user's content
+    mine = lambda n: n == OUT_LOCK or (n.startswith(f'.{OUT_MARKER}.') and TEMP_NAME.fullmatch(n))
+    return 'foreign' if any(not mine(p.name) for p in folder.iterdir()) else 'empty'
+
+def _write_marker(folder:Path):
+    "Create the marker complete or not at all (a hard link of a finished temporary; never over an existing file)."
+    from pe_anchor.core import package_version
+    body = json.dumps(dict(project=PROJECT, format=OUT_FORMAT, version=package_version(),
+                           created=time.strftime('%Y-%m-%d %H:%M:%S')), indent=2)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f'.{OUT_MARKER}.', suffix='.tmp')
+    try:
+        with os.fdopen(fd, 'w') as f: f.write(body); f.flush(); os.fsync(f.fileno())
+        os.link(tmp, folder / OUT_MARKER)
+    except FileExistsError: pass  # a concurrent claim wrote it first
+    finally: os.unlink(tmp)
+
+# %% ../nbs/lib/01_files.ipynb #8b8b9604
+def check_out_dir(path, # the output folder the user named
+                  adopt:bool=False, # accept a non-empty folder without the marker (the user hands it over)
+                 ) -> Path:
+    "The resolved output folder if a reproduction may write there (new, empty, marked or adopted); writes nothing."
+    real = check_folder_choice(path)
+    if out_dir_state(real) == 'foreign' and not adopt:
+        raise ValueError(
+            f"Output folder {path} is not empty and was not made by pe_anchor (no {OUT_MARKER} marker); refusing to "
+            "write there. Choose another --out-dir (a new or empty folder), or pass --adopt-out-dir "
+            "(adopt_out_dir=True) to hand this one to pe_anchor: it then writes manifest.json, steps.csv, claims.csv, "
+            "report.html, tables/, notebooks/ and figures/ there, replacing files of those names")
+    return real
+
+def claim_out_dir(path, adopt:bool=False) -> Path:
+    "`check_out_dir`, then create the folder and write the marker first (if it has none); returns the folder."
+    real = check_out_dir(path, adopt)
+    real.mkdir(parents=True, exist_ok=True)
+    if read_marker(real) is None: _write_marker(real)
+    return real
+
+# %% ../nbs/lib/01_files.ipynb #b54e90bd
+class OutDirBusy(RuntimeError):
+    "The output folder is being written by another reproduction."
+
+def holder_stamp() -> str:
+    "Who takes a lock: 'pid P on HOST since TIME'."
+    return f"pid {os.getpid()} on {socket.gethostname()} since {time.strftime('%Y-%m-%d %H:%M:%S')}"
+
+def open_lock(path, # the lock file (created if missing)
+              what:str='Lock file', # what it locks, for the message
+             ) -> int:
+    "A descriptor of the lock file at `path`, opened (or created) without following a symbolic link."
+    try: return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError as e:
+        if e.errno != errno.ELOOP: raise
+        raise ValueError(f"{what} {path} is a symbolic link; refusing to follow it (delete it)") from None
+
+def read_holder(fd:int) -> str:
+    "The holder stamp written in the lock file open as `fd` ('another process' if none)."
+    try: text = os.pread(fd, 300, 0).decode(errors='replace').strip()
+    except OSError: text = ''
+    return text[:200] or 'another process'
+
+@contextmanager
+def out_dir_lock(folder):
+    "Hold the output folder's lock for a whole reproduction; a second holder fails at once, naming the first."
+    fd = open_lock(Path(folder) / OUT_LOCK, 'Output folder lock')
+    try:
+        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutDirBusy(f"Output folder {folder} is in use by another reproduction ({read_holder(fd)}); wait "
+                             "for it to finish, or choose another --out-dir") from None
+        os.ftruncate(fd, 0); os.write(fd, holder_stamp().encode())
+        yield Path(folder)
+    finally: os.close(fd)  # closing the descriptor releases the lock

@@ -10,7 +10,9 @@ import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from tqdm.auto import tqdm
 from .core import CONDITIONS, PRESETS, package_version, parse_seeds
-from .files import save_table, atomic_write
+from .files import (save_table, atomic_write, check_inside, check_folder_choice, check_out_dir, claim_out_dir,
+                             out_dir_lock)
+from .machine import check_device
 from .data import dataset_for
 from .cache import run_dir, default_cache_root
 from .executor import make_executor
@@ -19,16 +21,16 @@ from .robustness import corrupted_dir, fragility_experiment
 from .scaling import interventions_experiment, scaling_experiment, write_tables
 from .measure import paper_reference
 from .emergence import emergence_table
-from .plan import (UNITS, ANALYSES, check_engine, drop_unit, read_manifest, read_plan, record_unit,
-                            unit_done, unit_fingerprints, unit_problem, write_plan)
+from .plan import (UNITS, ANALYSES, PUBLISHED, check_engine, drop_unit, read_manifest, read_plan,
+                            record_unit, unit_done, unit_fingerprints, unit_problem, write_plan)
 from .claims import claims_table
 from .render import render_report, static_image
 
 # %% auto #0
-__all__ = ['PLOTLY_MIME', 'SECTION_NOTEBOOKS', 'PUBLISHED', 'TABLE_UNITS', 'REPORT_NOTEBOOK', 'nbs_dir', 'run_notebook',
-           'add_static_fallback', 'pe_param', 'executor_param', 'notebook_params', 'compute_unit', 'run_unit',
-           'load_tables', 'check_data', 'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps',
-           'write_report', 'reproduce', 'rerender']
+__all__ = ['PLOTLY_MIME', 'SECTION_NOTEBOOKS', 'TABLE_UNITS', 'REPORT_NOTEBOOK', 'nbs_dir', 'run_notebook', 'add_static_fallback',
+           'pe_param', 'executor_param', 'notebook_params', 'compute_unit', 'run_unit', 'load_tables', 'check_data',
+           'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps', 'write_report', 'check_inputs',
+           'run_steps', 'reproduce', 'check_rerender', 'rerender']
 
 # %% ../nbs/lib/24_paper.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -59,6 +61,7 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None) -> Path:
     failed.unlink(missing_ok=True); part.replace(dest)  # only a complete executed notebook lands at `dest`
     return dest
 
+# %% ../nbs/lib/24_paper.ipynb #a96a1694
 PLOTLY_MIME = 'application/vnd.plotly.v1+json'
 
 def add_static_fallback(path) -> int:
@@ -77,6 +80,7 @@ def add_static_fallback(path) -> int:
         with atomic_write(path, 'w') as f: nbformat.write(nb, f)
     return n
 
+# %% ../nbs/lib/24_paper.ipynb #bcb0dd87
 def pe_param(conditions:list) -> str:
     "Conditions as the notebooks' `pe` parameter ('all' for all five)."
     return 'all' if set(conditions) == set(CONDITIONS) else ','.join(conditions)
@@ -108,10 +112,12 @@ def compute_unit(unit:str, # one of `ANALYSES`
     "The tables of analysis `unit` for the study, in `dest`: its notebook executed by papermill, or its function."
     if engine == 'papermill':
         nb = SECTION_NOTEBOOKS[unit]
-        return run_notebook(nb, out / 'notebooks' / f'{nb}.ipynb', notebook_params(unit, study, dest, cache_root, executor))
+        params = notebook_params(unit, study, dest, cache_root, executor)
+        return run_notebook(nb, out / 'notebooks' / f'{nb}.ipynb', params)
     corrupted, ref = corrupted_dir(cache_root), paper_reference()
     if unit == 'interventions':
-        return write_tables(interventions_experiment(study, runs, reference=ref, device=device, executor=executor), dest)
+        iv = interventions_experiment(study, runs, reference=ref, device=device, executor=executor)
+        return write_tables(iv, dest)
     if unit == 'fragility': return fragility_experiment(study, runs, corrupted, dest, device, executor)
     if unit == 'scaling':
         return write_tables(scaling_experiment(study, runs, corrupted, reference=ref, device=device, executor=executor),
@@ -119,14 +125,14 @@ def compute_unit(unit:str, # one of `ANALYSES`
     return save_table(emergence_table(study, runs, executor), dest / 'emergence.csv')
 
 # %% ../nbs/lib/24_paper.ipynb #a6546261
-PUBLISHED = {'claims': 'claims.csv', 'report': 'report.html'}  # also copied to the top of out_dir
-
 def run_unit(out, unit:str, fingerprint:str, compute) -> list:
     "Recompute `unit`: drop the old copy, `compute(staging_dir)`, move the tables into `tables/<unit>/`, record it."
     out, t0 = Path(out), time.time(); drop_unit(out, unit)
-    stage, final = out / 'tables' / f'.{unit}.partial', out / 'tables' / unit
+    tables = check_inside('tables', out, 'tables folder')  # not a link out of the output folder
+    stage, final = tables / f'.{unit}.partial', tables / unit
     shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
     compute(stage)
+    if final.is_symlink(): final.unlink()
     shutil.rmtree(final, ignore_errors=True); stage.rename(final)
     files = sorted(final.iterdir())
     if unit in PUBLISHED:
@@ -218,6 +224,33 @@ def write_report(out, dest, study:StudyConfig, cache_root) -> Path:
     return render_report(ex, Path(dest) / 'report.html', title='pe_anchor: reproduction report')
 
 # %% ../nbs/lib/24_paper.ipynb #7ee11029
+def check_inputs(study, engine:str, device, out_dir, cache_root, adopt_out_dir:bool=False) -> tuple:
+    """(study, engine, out, cache) of a reproduction, after every check that needs no write: the study, the engine,
+    the device, the output folder (`check_out_dir`), its manifest, and the cache root."""
+    study = make_study(study) if isinstance(study, str) else study
+    if not isinstance(study, StudyConfig):
+        raise TypeError(f"study must be a StudyConfig (`make_study`) or a preset name; got {type(study).__name__}")
+    engine = check_engine(engine, study); check_device(device)
+    # absolute paths: the notebooks and the report run with another working directory
+    out = check_out_dir(out_dir or default_out_dir(study.preset), adopt_out_dir)
+    read_manifest(out)  # a manifest naming files outside its units' folders is refused here
+    cache = check_folder_choice(cache_root or default_cache_root(), 'Run cache', '--cache-root')
+    return study, engine, out, cache
+
+def run_steps(steps:list, out:Path, prints:dict, bar, costs:dict) -> list:
+    "Run (or reuse) each (unit, compute) step in order; once an analysis ran, the claims and the report are redone."
+    log, dirty = [], False
+    for i, (unit, compute) in enumerate(steps, 1):
+        st = time.time()
+        if unit_done(out, unit, prints[unit]) and not (dirty and unit in ('claims', 'report')):
+            log.append(dict(step=unit, status='reused', seconds=0.0)); continue
+        bar.set_description_str(f'[{i}/{len(steps)}] {unit}')
+        run_unit(out, unit, prints[unit], compute); advance(bar, costs[unit]); dirty = True
+        log.append(dict(step=unit, status='ran', seconds=time.time() - st))
+    bar.close()
+    return log
+
+# %% ../nbs/lib/24_paper.ipynb #8d74b9be
 def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(...)`, or a preset name (its defaults)
               out_dir=None, # where tables, notebooks and the report go (default `outputs/<preset>`)
               cache_root=None, # the run cache (default `default_cache_root()`)
@@ -226,40 +259,27 @@ def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(..
               report:bool=True, # execute and render the report
               progress:bool=True, # the progress bar
               executor=None, # where runs train and per-run analyses run (`make_executor`; default a local pool)
+              adopt_out_dir:bool=False, # write into a non-empty `out_dir` that pe_anchor did not make
              ) -> dict:
     "Train or load every run, run (or reuse) every analysis, test the claims and render the report; returns what ran."
-    study = make_study(study) if isinstance(study, str) else study
-    if not isinstance(study, StudyConfig):
-        raise TypeError(f"study must be a StudyConfig (`make_study`) or a preset name; got {type(study).__name__}")
-    engine, executor = check_engine(engine, study), make_executor(executor)
-    # absolute paths: the notebooks and the report run with another working directory
-    out = Path(out_dir or default_out_dir(study.preset)).resolve()
-    cache = (Path(cache_root) if cache_root else default_cache_root()).resolve()
-    prints = unit_fingerprints(study, engine)
+    study, engine, out, cache = check_inputs(study, engine, device, out_dir, cache_root, adopt_out_dir)
+    executor, prints, t0 = make_executor(executor), unit_fingerprints(study, engine), time.time()
     pending = [k for k in study.run_keys if not (run_dir(study.config(*k), cache) / 'done.json').exists()]
     n_test, n_train = check_data(study, train=bool(pending))
-    out.mkdir(parents=True, exist_ok=True); write_plan(out, study, engine)
-    costs, t0 = step_costs(study, n_test, max(n_train, 1)), time.time()
     units = [u for u in UNITS if u != 'report' or report]
-    todo_units = [u for u in units if not unit_done(out, u, prints[u])]
-    if progress: print(f"{len(study.run_keys) - len(pending)} of {len(study.run_keys)} runs and "
-                       f"{len(units) - len(todo_units)} of {len(units)} analyses already done; output {out}; runs {cache}")
-    trained = []
-    runs = study_runs(study, cache, device, progress, executor=executor, log=trained)
-    log = [dict(step=f"train {r['condition']} s{r['seed']}", status='ran' if r['status'] == 'trained' else 'reused',
-                seconds=r['seconds']) for r in trained]
-    bar = progress_bar(sum(costs[u] for u in todo_units), progress)
-    dirty = False  # an analysis ran: the claims and the report that read it are redone
-    for i, (unit, compute) in enumerate(analysis_steps(study, engine, out, cache, device, runs, report, executor), 1):
-        st = time.time()
-        if unit_done(out, unit, prints[unit]) and not (dirty and unit in ('claims', 'report')):
-            log.append(dict(step=unit, status='reused', seconds=0.0)); continue
-        bar.set_description_str(f'[{i}/{len(units)}] {unit}')
-        run_unit(out, unit, prints[unit], compute)
-        advance(bar, costs[unit])
-        dirty = True
-        log.append(dict(step=unit, status='ran', seconds=time.time() - st))
-    bar.close(); log = pd.DataFrame(log); save_table(log, out / 'steps.csv')
+    with out_dir_lock(claim_out_dir(out, adopt_out_dir)):  # the marker first, then one writer at a time
+        write_plan(out, study, engine)
+        costs, todo = step_costs(study, n_test, max(n_train, 1)), [u for u in units if not unit_done(out, u, prints[u])]
+        if progress: print(f"{len(study.run_keys) - len(pending)} of {len(study.run_keys)} runs and "
+                           f"{len(units) - len(todo)} of {len(units)} analyses already done; output {out}; "
+                           f"runs {cache}")
+        trained = []
+        runs = study_runs(study, cache, device, progress, executor=executor, log=trained)
+        log = [dict(step=f"train {r['condition']} s{r['seed']}", status='ran' if r['status'] == 'trained' else 'reused',
+                    seconds=r['seconds']) for r in trained]
+        log += run_steps(analysis_steps(study, engine, out, cache, device, runs, report, executor), out, prints,
+                         progress_bar(sum(costs[u] for u in todo), progress), costs)
+        log = pd.DataFrame(log); save_table(log, out / 'steps.csv')
     if progress:
         print(f"done in {time.time() - t0:.1f} s: {(log.status == 'ran').sum()} steps ran, "
               f"{(log.status == 'reused').sum()} reused" + (f"; report {out / 'report.html'}" if report else ''))
@@ -267,25 +287,34 @@ def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(..
                 report=out / 'report.html' if report else None)
 
 # %% ../nbs/lib/24_paper.ipynb #ec9f0963
-def rerender(out_dir, # a finished reproduction (its manifest and analysis tables)
-             report:bool=True, # also execute and render the report
-             progress:bool=True,
-            ) -> dict:
-    """Redo the claims (and the report) of a finished reproduction from its tables alone: no run cache, no training.
-    For a change to the claims or the report code; a changed analysis needs `reproduce`."""
-    out = Path(out_dir).resolve()
+def check_rerender(out:Path, adopt_out_dir:bool=False) -> tuple:
+    "(study, engine, fingerprints) of the finished reproduction in `out`, if its analyses are current; reads only."
     study, engine = read_plan(out)
-    prints, t0, log = unit_fingerprints(study, engine), time.time(), []
+    prints = unit_fingerprints(study, engine)
     stale = [u for u in ANALYSES if unit_problem(out, u, prints[u])]
     if stale:
         why = unit_problem(out, stale[0], prints[stale[0]])
         raise ValueError(f"{out}: analyses {stale} are missing or stale ({why}); "
                          f"run `pe-anchor-paper --out-dir {out}` to recompute them")
-    write_plan(out, study, engine)
-    for unit, compute in analysis_steps(study, engine, out, default_cache_root(), None, {}, report):
-        if unit not in ('claims', 'report'): continue
-        st = time.time(); run_unit(out, unit, prints[unit], compute)
-        log.append(dict(step=unit, status='ran', seconds=time.time() - st))
+    check_out_dir(out, adopt_out_dir)
+    return study, engine, prints
+
+def rerender(out_dir, # a finished reproduction (its manifest and analysis tables)
+             report:bool=True, # also execute and render the report
+             progress:bool=True,
+             adopt_out_dir:bool=False, # redo a reproduction whose folder has no pe_anchor marker (made before markers)
+            ) -> dict:
+    """Redo the claims (and the report) of a finished reproduction from its tables alone: no run cache, no training.
+    For a change to the claims or the report code; a changed analysis needs `reproduce`."""
+    out, t0, log = Path(out_dir).expanduser().resolve(), time.time(), []
+    check_rerender(out, adopt_out_dir)  # nothing is written into a folder that fails a check
+    with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
+        study, engine, prints = check_rerender(out, adopt_out_dir)  # again, now that no one else writes
+        write_plan(out, study, engine)
+        for unit, compute in analysis_steps(study, engine, out, default_cache_root(), None, {}, report):
+            if unit not in ('claims', 'report'): continue
+            st = time.time(); run_unit(out, unit, prints[unit], compute)
+            log.append(dict(step=unit, status='ran', seconds=time.time() - st))
     if progress: print(f"claims{' and report' if report else ''} redone in {time.time() - t0:.1f} s: {out}")
     return dict(out_dir=out, study=study, engine=engine, steps=pd.DataFrame(log), seconds=time.time() - t0,
                 report=out / 'report.html' if report else None)

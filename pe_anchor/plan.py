@@ -4,8 +4,8 @@
 
 # %% ../nbs/lib/23_plan.ipynb #a51f2f11
 from __future__ import annotations
-import hashlib, json, shutil, time
-from pathlib import Path
+import hashlib, json, re, shutil, time
+from pathlib import Path, PurePosixPath
 from .core import ENGINES, PRESETS, check_choice, package_version
 from .files import load_json, save_json, check_inside
 from .machine import provenance
@@ -14,8 +14,9 @@ from .study import StudyConfig, study_from_dict, study_to_dict
 from .claims import claim_thresholds
 
 # %% auto #0
-__all__ = ['UNITS', 'ANALYSES', 'check_engine', 'run_names', 'fingerprint_settings', 'unit_fingerprints', 'read_manifest',
-           'file_sha256', 'unit_problem', 'unit_done', 'record_unit', 'drop_unit', 'write_plan', 'read_plan']
+__all__ = ['UNITS', 'ANALYSES', 'PUBLISHED', 'SHA256', 'check_engine', 'run_names', 'fingerprint_settings', 'unit_fingerprints',
+           'manifest_path_problem', 'check_manifest', 'read_manifest', 'file_sha256', 'unit_problem', 'unit_done',
+           'record_unit', 'drop_unit', 'write_plan', 'read_plan']
 
 # %% ../nbs/lib/23_plan.ipynb #780b885a
 def check_engine(engine:str, # one of `ENGINES`
@@ -63,24 +64,68 @@ def unit_fingerprints(study:StudyConfig, engine:str) -> dict:
     return k
 
 # %% ../nbs/lib/23_plan.ipynb #8f62cb88
+PUBLISHED = {'claims': 'claims.csv', 'report': 'report.html'}  # also copied to the top of out_dir
+SHA256 = re.compile(r'[0-9a-f]{64}')
+
+def manifest_path_problem(f, # a file name the manifest records for `unit`
+                          unit:str,
+                         ) -> str:
+    "'' if `f` is a path `unit` may record (relative, normalised, in `tables/<unit>/` or its published file), else why."
+    if not isinstance(f, str) or not f: return 'not a path'
+    if f.startswith('/') or PurePosixPath(f).is_absolute(): return 'an absolute path'
+    if '\\' in f or any(part in ('', '.', '..') for part in f.split('/')): return 'not a normalised relative path'
+    parts = PurePosixPath(f).parts
+    if f == PUBLISHED.get(unit) or (len(parts) >= 3 and parts[:2] == ('tables', unit)): return ''
+    return f"not in the unit's folder tables/{unit}/"
+
+def _entry_problem(unit, u, out) -> str:
+    "Why the manifest entry `u` of `unit` is malformed or names a path outside `out` ('' if it is neither)."
+    if unit not in UNITS: return f'unknown unit {unit!r}'
+    if not isinstance(u, dict) or not isinstance(u.get('files'), list) or not isinstance(u.get('sha256', {}), dict):
+        return f'unit {unit!r} is not a record with a list of files'
+    for f in u['files']:
+        why = manifest_path_problem(f, unit)
+        if not why:
+            try: check_inside(f, out)
+            except ValueError: why = 'a link that leads out of the output folder'
+        if why: return f'unit {unit!r} lists {str(f)[:200]!r}, {why}'
+    return ''
+
+def check_manifest(m, # the manifest's JSON value
+                   out_dir, # the output folder it describes
+                  ) -> dict:
+    "`m` if it is a manifest whose every recorded path is a unit's own file inside `out_dir`, else a `ValueError`."
+    units = m.get('units', {}) if isinstance(m, dict) else None
+    why = 'it is not a JSON object with a dict of units' if not isinstance(units, dict) else next(
+        (w for u, e in units.items() if (w := _entry_problem(u, e, out_dir))), '')
+    if why: raise ValueError(f"{Path(out_dir) / 'manifest.json'} is refused: {why}. Nothing was deleted or "
+                             "overwritten. It was edited or not written by pe_anchor: restore it, or delete it (and "
+                             "tables/) to start the reproduction afresh")
+    return m
+
+# %% ../nbs/lib/23_plan.ipynb #a809ca1d
 def read_manifest(out_dir) -> dict:
-    "The manifest of `out_dir` (empty if there is none; a clear error if it is not JSON)."
+    "The manifest of `out_dir`, checked (`check_manifest`); empty if there is none; a clear error if it is not JSON."
     p = Path(out_dir) / 'manifest.json'
-    return load_json(p, 'manifest') if p.exists() else {}
+    return check_manifest(load_json(p, 'manifest'), out_dir) if p.exists() else {}
 
 def file_sha256(path) -> str:
     "SHA-256 of a file's bytes."
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 def unit_problem(out_dir, unit:str, fingerprint:str) -> str:
-    "Why `unit` in `out_dir` cannot be reused under `fingerprint` ('' if it can): missing, stale, or a file changed."
+    "Why `unit` in `out_dir` cannot be reused under `fingerprint` ('' if it can): missing, stale, unverified, changed."
     u = read_manifest(out_dir).get('units', {}).get(unit)
     if not u: return f'{unit!r} was never computed here'
     if u.get('fingerprint') != fingerprint: return f'{unit!r} was computed for another version or study'
+    hashes = u.get('sha256', {})
+    unhashed = [f for f in u['files'] if not SHA256.fullmatch(str(hashes.get(f, '')))]
+    if unhashed or not u['files']:
+        return f"{unit!r} has no SHA-256 for {(unhashed or ['its files'])[0]} in the manifest, so it cannot be verified"
     for f in u['files']:
         path = Path(out_dir) / f
-        if not path.exists(): return f'{path} is missing'
-        if f in u.get('sha256', {}) and file_sha256(path) != u['sha256'][f]:
+        if not path.is_file(): return f'{path} is missing'
+        if file_sha256(path) != hashes[f]:
             return f'{path} changed since it was written (SHA-256 differs from the manifest)'
     return ''
 
@@ -88,22 +133,26 @@ def unit_done(out_dir, unit:str, fingerprint:str) -> bool:
     "Is `unit` recorded in `out_dir` under `fingerprint`, with all its files present and unchanged?"
     return not unit_problem(out_dir, unit, fingerprint)
 
+# %% ../nbs/lib/23_plan.ipynb #e7ef8681
 def record_unit(out_dir, unit:str, fingerprint:str, files, seconds:float):
     "Record a finished unit with the SHA-256 of each file (written last, after its files)."
     m, out = read_manifest(out_dir), Path(out_dir)
-    names = sorted(str(Path(f).relative_to(out)) for f in files)
-    m.setdefault('units', {})[unit] = dict(fingerprint=fingerprint, files=names, sha256={n: file_sha256(out / n) for n in names},
-                                           seconds=round(seconds, 2), version=package_version(),
-                                           finished=time.strftime('%Y-%m-%d %H:%M:%S'))
+    names = sorted(Path(f).relative_to(out).as_posix() for f in files)
+    bad = [(n, w) for n in names if (w := manifest_path_problem(n, unit))]
+    if bad: raise ValueError(f"Unit {unit!r} cannot record {bad[0][0]!r}: {bad[0][1]}")
+    m.setdefault('units', {})[unit] = dict(fingerprint=fingerprint, files=names,
+                                           sha256={n: file_sha256(out / n) for n in names}, seconds=round(seconds, 2),
+                                           version=package_version(), finished=time.strftime('%Y-%m-%d %H:%M:%S'))
     save_json(m, out / 'manifest.json')
 
 def drop_unit(out_dir, unit:str):
-    "Forget `unit` and delete its files, so nothing can read a stale copy while it is recomputed."
+    "Forget `unit` and delete its own files (checked to lie inside `out_dir`), so nothing reads a stale copy."
     m = read_manifest(out_dir); u = m.get('units', {}).pop(unit, None)
     if u is None: return
     save_json(m, Path(out_dir) / 'manifest.json')
     for f in u['files']: check_inside(f, out_dir, f'file of unit {unit!r} in the manifest').unlink(missing_ok=True)
-    shutil.rmtree(Path(out_dir) / 'tables' / unit, ignore_errors=True)
+    folder = Path(out_dir) / 'tables' / unit
+    if folder.is_dir() and not folder.is_symlink(): shutil.rmtree(check_inside(folder, out_dir, 'unit folder'))
 
 def write_plan(out_dir, study:StudyConfig, engine:str):
     "Store the plan (the study and the engine) and this machine's provenance in the manifest."
@@ -115,8 +164,9 @@ def read_plan(out_dir) -> tuple:
     "(study, engine) stored in the manifest of `out_dir`."
     plan = read_manifest(out_dir).get('plan')
     if plan is None:
-        raise FileNotFoundError(f"No reproduction in {out_dir} (no manifest.json): run `pe-anchor-paper` first")
-    if 'study' not in plan:
+        raise FileNotFoundError(f"No reproduction in {out_dir} (no manifest.json with a plan): "
+                                "run `pe-anchor-paper` first")
+    if not isinstance(plan, dict) or not isinstance(plan.get('study'), dict):
         raise ValueError(f"{out_dir}/manifest.json was written by an older pe_anchor (no study in its plan): "
                          "reproduce it again")
-    return study_from_dict(plan['study']), plan['engine']
+    return study_from_dict(plan['study']), check_choice(plan.get('engine'), ENGINES, 'engine in the manifest')

@@ -9,14 +9,15 @@ from functools import partial
 import math
 import numpy as np
 from .core import (CONDITIONS, PRESETS, SCALABLE, SWEPT, N_PERMS, PE_SCALES, check_choice, make_config,
-                            parse_bool, parse_int, as_list, parse_conditions, parse_seeds)
+                            parse_bool, parse_int, as_list, parse_conditions, parse_seeds, field_error)
 from .layers import check_estimators, check_n_perms
 from .executor import train_all, make_executor
 from .corruptions import PAPER_CORRUPTIONS, corruption_grid
 
 # %% auto #0
-__all__ = ['STUDY_FIELDS', 'check_scalable', 'check_pe_scales', 'check_n_images', 'study_grid', 'StudyConfig', 'make_study',
-           'study_to_dict', 'study_from_dict', 'study_runs', 'select_runs']
+__all__ = ['MAX_PERMS', 'MAX_IMAGES', 'MAX_SCALES', 'MAX_ALPHA', 'STUDY_FIELDS', 'check_scalable', 'check_pe_scales',
+           'check_n_images', 'check_perm_count', 'study_grid', 'StudyConfig', 'make_study', 'study_to_dict',
+           'study_from_dict', 'study_runs', 'select_runs']
 
 # %% ../nbs/lib/15_study.ipynb #9cd28279
 def check_scalable(condition:str) -> str:
@@ -28,6 +29,10 @@ def check_scalable(condition:str) -> str:
                          "tokens, so it can be scaled)")
     return condition
 
+MAX_PERMS = 10_000  # K at most: each permutation is a forward pass per model, α and estimator
+MAX_IMAGES = 10_000_000  # test images an analysis reads at most
+MAX_SCALES, MAX_ALPHA = 1000, 100.  # α values in one grid; the largest α of an extrapolation
+
 def _number(a):
     "A numeric string as a float ('0.5', '[1.0'), anything else unchanged."
     if not isinstance(a, str): return a
@@ -38,8 +43,9 @@ def check_pe_scales(pe_scales, # α values: a list, or a comma string ('[1.0, 0.
                     allow_extrapolation:bool=False, # allow α > 1
                    ) -> list:
     "`pe_scales` as a list of distinct floats in [0, 1] (or >= 0 with `allow_extrapolation`), else raise."
-    vals = [_number(a) for a in as_list(pe_scales)]
+    vals = [_number(a) for a in as_list(pe_scales)[:MAX_SCALES + 1]]
     if not vals: raise ValueError(f"No pe_scales (α) given; the paper's grid is {list(PE_SCALES)}")
+    if len(vals) > MAX_SCALES: raise ValueError(f"pe_scales (α): at most {MAX_SCALES} values; got more")
     bad = [a for a in vals
            if isinstance(a, bool) or not isinstance(a, (int, float, np.integer, np.floating)) or not math.isfinite(a)]
     if bad: raise ValueError(f"pe_scales (α) must be numbers; got {bad!r}")
@@ -49,14 +55,24 @@ def check_pe_scales(pe_scales, # α values: a list, or a comma string ('[1.0, 0.
     if not allow_extrapolation and any(a > 1 for a in vals):
         raise ValueError(f"pe_scales (α) {[a for a in vals if a > 1]} are outside [0, 1], "
                          "an extrapolation the paper never made; pass allow_extrapolation=True to run it")
+    if any(a > MAX_ALPHA for a in vals):
+        raise ValueError(f"pe_scales (α) must be at most {MAX_ALPHA:g}; got {[a for a in vals if a > MAX_ALPHA][:5]}")
     return list(dict.fromkeys(float(a) for a in vals))
 
+# %% ../nbs/lib/15_study.ipynb #0aaec830
 def check_n_images(n_images, # None or 0 (every test image), or a positive count
                    name:str='n_images', # the parameter's name, for errors
                   ) -> int|None:
     "`n_images` as None (every test image) or a positive int; 0 and None mean all."
     if n_images is None: return None
-    return parse_int(n_images, f"{name} (0 = all test images)", 0) or None
+    return parse_int(n_images, f"{name} (0 = all test images)", 0, cap=MAX_IMAGES) or None
+
+def check_perm_count(n_perms) -> int:
+    "K as an int in [1, `MAX_PERMS`]: `check_n_perms` (lib/10_layers), bounded."
+    big = not isinstance(n_perms, bool) and isinstance(n_perms, (int, float, np.integer, np.floating))
+    if big and n_perms > MAX_PERMS:
+        raise field_error('n_perms (K, permutations per model)', f'an integer in [1, {MAX_PERMS}]', n_perms)
+    return check_n_perms(n_perms)
 
 # %% ../nbs/lib/15_study.ipynb #a48883f5
 def study_grid(corruptions, # names (a list or comma string), or a grid of (corruption, severity) pairs
@@ -95,7 +111,7 @@ class StudyConfig:
         for c in dict.fromkeys(self.conditions + ('none',)):
             make_config(c, self.preset, **self.run_overrides)  # an unknown field or a bad value fails here
         put('rpi', tuple(check_estimators(self.rpi)))
-        put('n_perms', check_n_perms(self.n_perms))
+        put('n_perms', check_perm_count(self.n_perms))
         put('allow_extrapolation', parse_bool(self.allow_extrapolation, 'allow_extrapolation'))
         put('pe_scales', tuple(check_pe_scales(self.pe_scales, self.allow_extrapolation)))
         put('n_images', check_n_images(self.n_images) or 0)
