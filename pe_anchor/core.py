@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/00_core.ipynb #135dbc57
 from __future__ import annotations
-import hashlib, json, math, os, re
+import hashlib, importlib.util, json, math, os, re
 from dataclasses import dataclass, fields, replace, asdict
 from functools import partial
 from pathlib import Path
@@ -15,13 +15,13 @@ __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CON
            'CONDITION_ORDER', 'SCALABLE', 'PE_CONDITIONS', 'CONTROLS', 'SWEPT', 'PERMUTATIONS', 'TRAIN_PERMUTES',
            'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES',
            'TRAIN_AUGS', 'ENGINES', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED',
-           'PAPER_SETTINGS', 'PRESETS', 'SECTIONS', 'MAX_DIGITS', 'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS',
-           'FIELD_RULES', 'SEEDS_WANT', 'DEVIATION_SKIP', 'STUDY_ROWS', 'check_choice', 'condition_settings',
-           'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig', 'Preset', 'field_error', 'parse_int',
-           'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name', 'parse_text', 'parse_field',
-           'as_list', 'parse_conditions', 'parse_seeds', 'validate_config', 'config_fields', 'make_config',
-           'register_condition', 'deviations', 'config_to_dict', 'config_from_dict', 'package_version', 'config_hash',
-           'data_dir', 'reference_csv']
+           'PAPER_SETTINGS', 'PAPER_PRESET', 'CPU_PRESET', 'SMOKE_PRESET', 'PRESETS', 'SECTIONS', 'MAX_DIGITS',
+           'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS', 'FIELD_RULES', 'SEEDS_WANT', 'DEVIATION_SKIP',
+           'STUDY_ROWS', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig',
+           'ExperimentConfig', 'Preset', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
+           'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
+           'validate_config', 'config_fields', 'make_config', 'register_condition', 'deviations', 'config_to_dict',
+           'config_from_dict', 'package_version', 'config_hash', 'data_dir', 'reference_csv']
 
 # %% ../nbs/lib/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -105,6 +105,7 @@ class DataConfig:
     train_aug:str='rrc_flip' # none | flip | crop_flip | rrc_flip
     subset:int=0         # >0: use only the first `subset` training images (calibration, tests)
 
+# %% ../nbs/lib/00_core.ipynb #b2753193
 @dataclass(frozen=True)
 class TrainConfig:
     "The optimisation recipe, the training-time permutation and the per-epoch analysis."
@@ -171,6 +172,8 @@ PAPER_SETTINGS = {  # field or study setting -> (what the paper reports, its sou
     'allow_extrapolation': ('α ∈ [0, 1]', '§4.5'),
     'normalisation': ('ImageNet mean and SD', 'released code'),
 }
+
+# %% ../nbs/lib/00_core.ipynb #0a220171
 _CHOICES = dict(  # the project's choices where the paper is silent or ambiguous: every preset inherits them
     optimizer="AdamW. The paper says 'Adam' with weight decay 0.05; we read it as decoupled weight decay (AdamW), the "
               "DeiT recipe the rest of Table 2 resembles. Project choice",
@@ -199,68 +202,78 @@ _CHOICES = dict(  # the project's choices where the paper is silent or ambiguous
              'accuracy matches the ablated model\'s, to separate fragility from accuracy',
     normalisation='each data set\'s own mean and SD',
 )
-PRESETS = {
-    'paper': Preset(
-        run=ExperimentConfig('ape', ModelConfig(), DataConfig(), TrainConfig(), 'paper'),
-        study=STUDY_SHARED | dict(seeds=[0, 1, 2, 3], corruptions='jpeg,blur,jpeg-c,blur-c', pe_scales=PE_SCALES,
-                                  n_images=1000),
-        reasons=dict(_CHOICES, pe_scales='the paper\'s grid, plus α = 0 (no positional signal at all)',
-                     corruptions='the paper\'s two settings, plus the ImageNet-C JPEG and blur severities '
-                                 '(extension)', threads='every usable core (0): a large model on a GPU'),
-        quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0]),
-        cost='per run ~2.1e17 FLOP (60 epochs of ~126.7 k images at 27.5 GFLOP per image-step, torch FLOP counter); '
-             '5 conditions x 4 seeds ~4.2e18 FLOP. Not timed here: no GPU (benchmarks/README.md)',
-        summary="the paper's ViT-S/16 and recipe on ImageNet-100 (your data, a GPU)"),
-    'cpu': Preset(
-        run=ExperimentConfig('ape',
-            ModelConfig(img_size=28, patch_size=4, in_chans=1, num_classes=10, dim=64, depth=4, heads=4,
-                        mlp_ratio=2.0, drop=0.0, attn_drop=0.0, drop_path=0.0),
-            DataConfig(name='fashion-mnist', train_aug='rrc_flip'),
-            TrainConfig(epochs=10, batch_size=64, lr=1e-3, weight_decay=0.05, warmup_epochs=0.5, label_smoothing=0.1,
-                        pe_lr_mult=1.0, eval_batch_size=1000, num_workers=0, threads=1, ssdc_images=512), 'cpu'),
-        study=STUDY_SHARED | dict(seeds=[0, 1, 2, 3, 4, 5], corruptions='jpeg,blur', pe_scales=CPU_PE_SCALES,
-                                  n_images=1000),
-        reasons=dict(_CHOICES,
-            img_size="Fashion-MNIST's native 28 px: the embedded default must train on a laptop CPU",
-            patch_size='a 7 x 7 grid at 28 px (the paper: 14 x 14 at 224 px); a 14 x 14 grid (patch 2) ran ~9x '
-                       'slower per image. Scale',
-            in_chans='Fashion-MNIST is greyscale', num_classes='Fashion-MNIST has 10 classes',
-            dim='CPU budget: D 64 trains 3-4x faster per step than D 128 and anchored as much structure '
-                '(lib/12_training). Scale',
-            depth='CPU budget: 4 layers (C7 needs at least 4); figures index our layers 0-3. Scale',
-            heads='4 heads of 16 channels at D 64 (the paper: 8 of 48 at D 384). Scale',
-            mlp_ratio='CPU budget. Scale',
-            drop="none in a 10-epoch run (9.4 k steps vs the paper's ~59 k); the paper's dropout has not been "
-                 "calibrated at this scale. Scale", attn_drop='as `drop`', drop_path='as `drop` (4 layers)',
-            name='the embedded default data set (ImageNet-100 is the user\'s own folder)',
-            epochs="CPU budget: 10 epochs = 9.4 k steps, the fewest at which APE and RPT show the paper's mechanism "
-                   "here (calibration in lib/12_training). Scale",
-            batch_size='more, smaller steps in the CPU budget. Scale',
-            warmup_epochs='0.5 of 10 epochs: a short warm-up for a short run (the calibrated runs used it). Scale',
-            threads='one thread per run and one run per core: faster than two threads per process on 2 cores '
-                    '(benchmarks/README.md) and bit-identical at a fixed count. Engineering',
-            seeds='6: at 4 seeds C2 is inconclusive for APE (the 4-seed report); 6 seeds decide it',
-            pe_scales="Table 1's α and the low end of Tables 3-4, plus 0: a smaller grid for the CPU budget. "
-                      "Project choice", corruptions="the paper's two settings",
-            n_images='1,000 evenly spaced test images, as many as the paper\'s batch'),
-        quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0], overrides=dict(epochs=3)),
-        cost='30 runs of about 11 min each on one idle core; 2 workers on 2 cores: see benchmarks/README.md, "The cpu '
-             'reproduction"',
-        summary='the embedded default: Fashion-MNIST on a laptop CPU, the paper\'s recipe where the scale allows'),
-    'smoke': Preset(
-        run=ExperimentConfig('ape',
-            ModelConfig(img_size=16, patch_size=4, in_chans=3, num_classes=4, dim=32, depth=2, heads=2,
-                        mlp_ratio=2.0, drop=0.0, attn_drop=0.0, drop_path=0.0),
-            DataConfig(name='synthetic', train_aug='none'),
-            TrainConfig(epochs=2, batch_size=32, lr=3e-3, weight_decay=0.05, warmup_epochs=0.0, label_smoothing=0.0,
-                        eval_batch_size=256, num_workers=0, threads=1, ssdc_images=64), 'smoke'),
-        study=STUDY_SHARED | dict(seeds=[0], corruptions='jpeg,blur,jpeg-c,blur-c', n_perms=2, pe_scales=PE_SCALES,
-                                  n_images=0),
-        reasons=dict(_CHOICES), quick=dict(corruptions='jpeg,blur', fragility_images=128, n_perms=2,
-                                            pe_scales=[1.0, 0.5, 0.1, 0.0], n_images=128,
-                                            overrides=dict(epochs=1, subset=512)),
-        cost='seconds: a plumbing check, not a result', summary='synthetic images and a tiny model: seconds'),
-}
+
+# %% ../nbs/lib/00_core.ipynb #2aa903dd
+PAPER_PRESET = Preset(
+    run=ExperimentConfig('ape', ModelConfig(), DataConfig(), TrainConfig(), 'paper'),
+    study=STUDY_SHARED | dict(seeds=[0, 1, 2, 3], corruptions='jpeg,blur,jpeg-q,blur-ks,jpeg-c,blur-c',
+                              pe_scales=PE_SCALES, n_images=1000),
+    reasons=dict(_CHOICES, pe_scales='the paper\'s grid, plus α = 0 (no positional signal at all)',
+                 corruptions='the paper\'s two settings, the JPEG and blur ladders (severity curves) and the '
+                             'ImageNet-C severities: our extension',
+                 threads='every usable core (0): a large model on a GPU'),
+    quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0]),
+    cost='per run ~2.1e17 FLOP (60 epochs of ~126.7 k images at 27.5 GFLOP per image-step, torch FLOP counter); '
+         '5 conditions x 4 seeds ~4.2e18 FLOP. Not timed here: no GPU (benchmarks/README.md)',
+    summary="the paper's ViT-S/16 and recipe on ImageNet-100 (your data, a GPU)")
+
+# %% ../nbs/lib/00_core.ipynb #b3e3f948
+CPU_PRESET = Preset(
+    run=ExperimentConfig('ape',
+        ModelConfig(img_size=28, patch_size=4, in_chans=1, num_classes=10, dim=64, depth=4, heads=4,
+                    mlp_ratio=2.0, drop=0.0, attn_drop=0.0, drop_path=0.0),
+        DataConfig(name='fashion-mnist', train_aug='rrc_flip'),
+        TrainConfig(epochs=10, batch_size=64, lr=1e-3, weight_decay=0.05, warmup_epochs=0.5, label_smoothing=0.1,
+                    pe_lr_mult=1.0, eval_batch_size=1000, num_workers=0, threads=1, ssdc_images=512), 'cpu'),
+    study=STUDY_SHARED | dict(seeds=[0, 1, 2, 3, 4, 5], corruptions='jpeg,blur,jpeg-q,blur-ks',
+                              pe_scales=CPU_PE_SCALES, n_images=1000),
+    reasons=dict(_CHOICES,
+        img_size="Fashion-MNIST's native 28 px: the embedded default must train on a laptop CPU",
+        patch_size='a 7 x 7 grid at 28 px (the paper: 14 x 14 at 224 px); a 14 x 14 grid (patch 2) ran ~9x '
+                   'slower per image. Scale',
+        in_chans='Fashion-MNIST is greyscale', num_classes='Fashion-MNIST has 10 classes',
+        dim='CPU budget: D 64 trains 3-4x faster per step than D 128 and anchored as much structure '
+            '(lib/12_training). Scale',
+        depth='CPU budget: 4 layers (C7 needs at least 4); figures index our layers 0-3. Scale',
+        heads='4 heads of 16 channels at D 64 (the paper: 8 of 48 at D 384). Scale',
+        mlp_ratio='CPU budget. Scale',
+        drop="none in a 10-epoch run (9.4 k steps vs the paper's ~59 k); the paper's dropout has not been "
+             "calibrated at this scale. Scale", attn_drop='as `drop`', drop_path='as `drop` (4 layers)',
+        name='the embedded default data set (ImageNet-100 is the user\'s own folder)',
+        epochs="CPU budget: 10 epochs = 9.4 k steps, the fewest at which APE and RPT show the paper's mechanism "
+               "here (calibration in lib/12_training). Scale",
+        batch_size='more, smaller steps in the CPU budget. Scale',
+        warmup_epochs='0.5 of 10 epochs: a short warm-up for a short run (the calibrated runs used it). Scale',
+        threads='one thread per run and one run per core: faster than two threads per process on 2 cores '
+                '(benchmarks/README.md) and bit-identical at a fixed count. Engineering',
+        seeds='6, more than the paper\'s 4: seed-to-seed spread is larger on a small model (at 4 seeds C2 was '
+              'inconclusive for APE). Project choice',
+        pe_scales="Table 1's α, the low end of Tables 3-4 and 0: a smaller grid for the CPU budget. Project choice",
+        corruptions="the paper's two settings, plus the JPEG quality ladder (10 to 1) and the blur ladder (the paper's "
+                    "5x5 kernel at growing sigma, then wider kernels of the same shape): severity curves, our "
+                    "extension (lib/14_corruptions)",
+        n_images='1,000 evenly spaced test images, as many as the paper\'s batch'),
+    quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0], overrides=dict(epochs=3)),
+    cost='30 runs of about 11 min each on one idle core; 2 workers on 2 cores: see benchmarks/README.md, "The cpu '
+         'reproduction"',
+    summary='the embedded default: Fashion-MNIST on a laptop CPU, the paper\'s recipe where the scale allows')
+
+# %% ../nbs/lib/00_core.ipynb #f69725fb
+SMOKE_PRESET = Preset(
+    run=ExperimentConfig('ape',
+        ModelConfig(img_size=16, patch_size=4, in_chans=3, num_classes=4, dim=32, depth=2, heads=2,
+                    mlp_ratio=2.0, drop=0.0, attn_drop=0.0, drop_path=0.0),
+        DataConfig(name='synthetic', train_aug='none'),
+        TrainConfig(epochs=2, batch_size=32, lr=3e-3, weight_decay=0.05, warmup_epochs=0.0, label_smoothing=0.0,
+                    eval_batch_size=256, num_workers=0, threads=1, ssdc_images=64), 'smoke'),
+    study=STUDY_SHARED | dict(seeds=[0], corruptions='jpeg,blur,jpeg-q,blur-ks', n_perms=2, pe_scales=PE_SCALES,
+                              n_images=0),
+    reasons=dict(_CHOICES), quick=dict(corruptions='jpeg,blur', fragility_images=128, n_perms=2,
+                                        pe_scales=[1.0, 0.5, 0.1, 0.0], n_images=128,
+                                        overrides=dict(epochs=1, subset=512)),
+    cost='seconds: a plumbing check, not a result', summary='synthetic images and a tiny model: seconds')
+
+PRESETS = dict(paper=PAPER_PRESET, cpu=CPU_PRESET, smoke=SMOKE_PRESET)
 SECTIONS = ('model', 'data', 'train')
 
 # %% ../nbs/lib/00_core.ipynb #a1c0de02
@@ -535,14 +548,18 @@ def config_hash(cfg:ExperimentConfig, n:int=12) -> str:
     return hashlib.sha256(s.encode()).hexdigest()[:n]
 
 # %% ../nbs/lib/00_core.ipynb #dd2d74ba
+def _checkout_root() -> Path:
+    "The folder above the installed `pe_anchor` package (a source checkout's root)."
+    return Path(importlib.util.find_spec('pe_anchor').origin).resolve().parent.parent
+
 def data_dir() -> Path:
     "The project's data folder: `$PE_ANCHOR_DATA`, else `data/` beside the package, else `./data`."
     if os.environ.get('PE_ANCHOR_DATA'): return Path(os.environ['PE_ANCHOR_DATA'])
-    here = Path(__file__).resolve().parent.parent / 'data'
+    here = _checkout_root() / 'data'
     return here if here.is_dir() else Path.cwd() / 'data'
 
 def reference_csv() -> Path:
     """The paper's reported numbers: `data/paper_reference.csv` beside the package (a source checkout), else in
     `data_dir()`."""
-    here = Path(__file__).resolve().parent.parent / 'data' / 'paper_reference.csv'
+    here = _checkout_root() / 'data' / 'paper_reference.csv'
     return here if here.exists() else data_dir() / 'paper_reference.csv'

@@ -6,6 +6,7 @@
 from __future__ import annotations
 from dataclasses import dataclass, fields
 from functools import partial
+from fastcore.basics import patch
 import math
 import numpy as np
 from .core import (CONDITIONS, PRESETS, SCALABLE, SWEPT, N_PERMS, PE_SCALES, check_choice, make_config,
@@ -122,48 +123,51 @@ class StudyConfig:
     @property
     def run_overrides(self) -> dict: return dict(self.overrides)
 
-    def config(self, condition:str, seed:int):
-        "The `ExperimentConfig` of one run of the study."
-        return make_config(condition, self.preset, seed=seed, **self.run_overrides)
-
-    @property
-    def corruption_names(self) -> list:
-        "The corruptions evaluated, in order."
-        return list(dict.fromkeys(c for c, _ in self.corruptions))
-
-    @property
-    def severities(self) -> dict:
-        "{corruption: [severity labels]} (the `severities` argument of `corruption_grid`)."
-        return {n: [s for c, s in self.corruptions if c == n] for n in self.corruption_names}
-
-    @property
-    def own_severities(self) -> bool:
-        "Is every corruption at its own default severities (no `severities` given)?"
-        return self.corruptions == study_grid(self.corruption_names)
-
-    @property
-    def swept(self) -> tuple:
-        "The conditions the α sweep runs on: `SWEPT` ones the study holds."
-        return tuple(c for c in self.conditions if c in SWEPT)
-
-    @property
-    def matched_comparison(self) -> bool:
-        "Is the accuracy-matched comparison made (asked for, a PE condition, and one of the paper's corruptions)?"
-        has_pe = any(c != 'none' for c in self.conditions)
-        return self.matched and has_pe and any(n in PAPER_CORRUPTIONS for n, _ in self.corruptions)
-
-    @property
-    def analysed_keys(self) -> list:
-        "(condition, seed) of every analysed run: the study's conditions x seeds."
-        return [(c, s) for c in self.conditions for s in self.seeds]
-
-    @property
-    def run_keys(self) -> list:
-        "(condition, seed) of every run the study needs: its conditions, then `none` for the matched comparison."
-        conds = self.conditions + (('none',) if self.matched_comparison and 'none' not in self.conditions else ())
-        return [(c, s) for c in conds for s in self.seeds]
-
 STUDY_FIELDS = tuple(f.name for f in fields(StudyConfig))
+
+# %% ../nbs/lib/15_study.ipynb #2cf104ea
+@patch
+def config(self:StudyConfig, condition:str, seed:int):
+    "The `ExperimentConfig` of one run of the study."
+    return make_config(condition, self.preset, seed=seed, **self.run_overrides)
+
+@patch(as_prop=True)
+def corruption_names(self:StudyConfig) -> list:
+    "The corruptions evaluated, in order."
+    return list(dict.fromkeys(c for c, _ in self.corruptions))
+
+@patch(as_prop=True)
+def severities(self:StudyConfig) -> dict:
+    "{corruption: [severity labels]} (the `severities` argument of `corruption_grid`)."
+    return {n: [s for c, s in self.corruptions if c == n] for n in self.corruption_names}
+
+@patch(as_prop=True)
+def own_severities(self:StudyConfig) -> bool:
+    "Is every corruption at its own default severities (no `severities` given)?"
+    return self.corruptions == study_grid(self.corruption_names)
+
+# %% ../nbs/lib/15_study.ipynb #3d5e2e45
+@patch(as_prop=True)
+def swept(self:StudyConfig) -> tuple:
+    "The conditions the α sweep runs on: `SWEPT` ones the study holds."
+    return tuple(c for c in self.conditions if c in SWEPT)
+
+@patch(as_prop=True)
+def matched_comparison(self:StudyConfig) -> bool:
+    "Is the accuracy-matched comparison made (asked for, a PE condition, and one of the paper's corruptions)?"
+    has_pe = any(c != 'none' for c in self.conditions)
+    return self.matched and has_pe and any(n in PAPER_CORRUPTIONS for n, _ in self.corruptions)
+
+@patch(as_prop=True)
+def analysed_keys(self:StudyConfig) -> list:
+    "(condition, seed) of every analysed run: the study's conditions x seeds."
+    return [(c, s) for c in self.conditions for s in self.seeds]
+
+@patch(as_prop=True)
+def run_keys(self:StudyConfig) -> list:
+    "(condition, seed) of every run the study needs: its conditions, then `none` for the matched comparison."
+    conds = self.conditions + (('none',) if self.matched_comparison and 'none' not in self.conditions else ())
+    return [(c, s) for c in conds for s in self.seeds]
 
 # %% ../nbs/lib/15_study.ipynb #b7f9e3f0
 def make_study(preset:str='smoke', # one of `PRESETS`: the runs, and the default of every setting not given
