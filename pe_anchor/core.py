@@ -13,7 +13,7 @@ import numpy as np
 # %% auto #0
 __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CONDITION_COLORS', 'UNTRAINED_COLOR',
            'CONDITION_ORDER', 'SCALABLE', 'PE_CONDITIONS', 'CONTROLS', 'SWEPT', 'PERMUTATIONS', 'TRAIN_PERMUTES',
-           'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANT_NAMES',
+           'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANTS',
            'TRAIN_AUGS', 'ENGINES', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED',
            'PAPER_SETTINGS', 'PAPER_PRESET', 'CPU_PRESET', 'SMOKE_PRESET', 'PRESETS', 'SECTIONS', 'MAX_DIGITS',
            'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS', 'FIELD_RULES', 'SEEDS_WANT', 'DEVIATION_SKIP',
@@ -74,7 +74,8 @@ RPI_ESTIMATORS = {  # how SSDC under RPI is estimated: the permutation drawn per
 }
 PAPER_RPI_BATCH = 1000  # the author's code shuffles one batch of 1,000 evaluation images with one permutation
 OPTIMIZERS, SCHEDULES, PRECISIONS = ('adamw', 'adam'), ('cosine', 'constant'), ('fp32', 'bf16')
-INITS, ROPE_VARIANT_NAMES = ('paper', 'timm'), ('paper', 'axial', 'mixed')  # `pe_anchor.models` registries
+INITS = ('paper', 'timm')  # `pe_anchor.models` initialisations
+ROPE_VARIANTS = {'paper': 10000., 'axial': 100., 'mixed': 10.}  # RoPE frequency layouts and their default bases
 TRAIN_AUGS = ('none', 'flip', 'crop_flip', 'rrc_flip')                      # `pe_anchor.augment.AUGMENTS`
 ENGINES = ('papermill', 'direct')  # how a reproduction runs its analyses: the notebooks, or in-process
 EXECUTORS = ('local', 'slurm', 'submitit-local')  # where independent tasks run (`pe_anchor.executor`)
@@ -386,7 +387,7 @@ _int1, _int0 = partial(parse_int, lo=1), partial(parse_int, lo=0)
 FIELD_RULES = dict(  # field -> parser(value, name); every field of ModelConfig, DataConfig and TrainConfig
     img_size=_int1, patch_size=_int1, in_chans=_int1, num_classes=_int1, dim=_int1, depth=_int1, heads=_int1,
     mlp_ratio=_pos, drop=_unit, attn_drop=_unit, drop_path=_unit, pe=partial(parse_choice, choices=PE_NAMES),
-    rope_variant=partial(parse_choice, choices=ROPE_VARIANT_NAMES), rope_base=_nonneg,
+    rope_variant=partial(parse_choice, choices=ROPE_VARIANTS), rope_base=_nonneg,
     init=partial(parse_choice, choices=INITS),
     name=parse_name, root=parse_text, train_aug=partial(parse_choice, choices=TRAIN_AUGS), subset=_int0,
     epochs=_int1, batch_size=_int1, optimizer=partial(parse_choice, choices=OPTIMIZERS), lr=_pos, weight_decay=_nonneg,
@@ -521,6 +522,7 @@ def deviations(preset:str='cpu', # one of `PRESETS`
     for (section, k), v in values.items():
         if k in DEVIATION_SKIP: continue
         paper, source = PAPER_SETTINGS.get(k) or ('not reported', '')
+        if k == 'rope_base' and not v: v = f"{ROPE_VARIANTS[cfg.model.rope_variant]:g} (the variant's default)"
         why = p.reasons.get(k, 'as the paper' if paper != 'not reported' else '')
         if k in (overrides or {}) or k in (study or {}): why = f"overridden (the `{preset}` preset: {why})"
         rows.append(dict(section=section, setting=k, paper=paper, source=source, ours=_text(v), why=why))

@@ -10,14 +10,14 @@ import torch, torch.nn as nn, torch.nn.functional as F
 from timm.layers import (PatchEmbed, Mlp, DropPath, trunc_normal_, build_sincos2d_pos_embed, apply_rot_embed,
                          apply_rot_embed_cat)
 from timm.layers.pos_embed_sincos import init_random_2d_freqs
-from .core import (ModelConfig, PE_NAMES, CONDITIONS, INITS, PERMUTATIONS, check_choice, make_config,
-                            parse_name)
+from .core import (ModelConfig, PE_NAMES, CONDITIONS, INITS, ROPE_VARIANTS, PERMUTATIONS, check_choice,
+                            make_config, parse_name)
 
 # %% auto #0
-__all__ = ['ROPE_VARIANTS', 'PE_REGISTRY', 'sincos_2d', 'grid_coords', 'axial_angles', 'rot_paper', 'rope_tables', 'apply_rope',
-           'rotate', 'swap_matrix', 'qkv_tables', 'RotaryQKV', 'NoPE', 'LearnedPE', 'SinCosPE', 'RoPE', 'Rotary',
-           'register_pe', 'Attention', 'Block', 'check_pe_scale', 'permute_tokens', 'draw_permutation', 'ViT',
-           'build_model', 'create_model']
+__all__ = ['PE_REGISTRY', 'sincos_2d', 'grid_coords', 'axial_angles', 'rot_paper', 'rope_tables', 'apply_rope', 'rotate',
+           'swap_matrix', 'qkv_tables', 'RotaryQKV', 'NoPE', 'LearnedPE', 'SinCosPE', 'RoPE', 'Rotary', 'register_pe',
+           'Attention', 'Block', 'check_pe_scale', 'permute_tokens', 'draw_permutation', 'ViT', 'build_model',
+           'create_model']
 
 # %% ../nbs/lib/06_models.ipynb #e00799d4
 def sincos_2d(grid:tuple, # (rows, cols) of the patch grid
@@ -31,8 +31,6 @@ def sincos_2d(grid:tuple, # (rows, cols) of the patch grid
     return torch.cat([sx, cx, sy, cy], -1)
 
 # %% ../nbs/lib/06_models.ipynb #d87245f3
-ROPE_VARIANTS = {'paper': 10000., 'axial': 100., 'mixed': 10.}
-
 def grid_coords(grid:tuple) -> torch.Tensor:
     "Integer (col, row) of every token of a row-major grid, shape (N, 2)."
     rows, cols = torch.meshgrid(torch.arange(grid[0]), torch.arange(grid[1]), indexing='ij')

@@ -7,7 +7,9 @@ Markdown cells are copied, code cells become python blocks. Links are written re
 they work in JupyterLab opened on it) and rewritten relative to the repository root here: `../x` -> `x`, any other
 relative target `y` -> `nbs/y` (anchors, URLs and code are left alone). The block between `<!-- results:begin -->`
 and `<!-- results:end -->` is replaced by the verdict table generated from the committed reproduction's
-`reports/cpu/claims.csv` (or a marked placeholder if it is missing or lacks the verdict columns)."""
+`reports/cpu/claims.csv` (or a marked placeholder if it is missing or lacks the verdict columns); the block between
+`<!-- deviations:begin -->` and `<!-- deviations:end -->` by the settings where the `cpu` preset departs from the
+paper (`pe_anchor.core.deviations('cpu')`, less the rows kept as the paper's and engineering with no effect)."""
 import csv, json, re, sys
 from pathlib import Path
 
@@ -16,6 +18,7 @@ NB = ROOT / 'nbs' / '00_index.ipynb'
 CLAIMS = ROOT / 'reports' / 'cpu' / 'claims.csv'
 HEADER = '<!-- generated from nbs/00_index.ipynb by scripts/make_readme.py: edit the notebook, not this file -->\n\n'
 RESULTS = re.compile(r'(<!-- results:begin -->\n).*?(<!-- results:end -->)', re.S)
+DEVIATIONS = re.compile(r'(<!-- deviations:begin -->\n).*?(<!-- deviations:end -->)', re.S)
 FENCE = re.compile(r'^\s{0,3}(`{3,}|~{3,})')
 CODE_SPAN = re.compile(r'(`+).*?(?<!`)\1(?!`)', re.S)
 LINK = re.compile(r'(\]\(\s*<?)([^)\s>]+)')
@@ -61,6 +64,18 @@ def results_table(path=CLAIMS) -> str:
     return (f"Verdicts of the committed reproduction (generated from `reports/cpu/claims.csv`; every part, number and "
             f"interval is in the claims table and the report):\n\n" + '\n'.join(lines) + '\n')
 
+def deviations_table(preset:str='cpu') -> str:
+    "The settings where `preset` departs from the paper: setting, the paper's value, ours, and why."
+    sys.path.insert(0, str(ROOT))
+    from pe_anchor.core import deviations
+    kept = ('as the paper', 'no effect on the numbers')  # the paper's setting, or engineering with no effect
+    rows = [r for r in deviations(preset) if r['why'] and not any(k in r['why'] for k in kept)]
+    cell = lambda v: str(v).replace('|', '\\|')
+    lines = ['| | setting | the paper | ours | why |', '|---|---|---|---|---|']
+    lines += [f"| {r['section']} | `{r['setting']}` | {cell(r['paper'])} | {cell(r['ours'])} | {cell(r['why'])} |"
+              for r in rows]
+    return '\n'.join(lines) + '\n'
+
 def readme_text() -> str:
     "The README: the index notebook's cells, links rewritten, the results block generated."
     cells = json.loads(NB.read_text(encoding='utf-8'))['cells']
@@ -68,6 +83,7 @@ def readme_text() -> str:
              for c in cells]
     text = rewrite_links('\n\n'.join(parts))
     text = RESULTS.sub(lambda m: m.group(1) + results_table() + m.group(2), text)
+    text = DEVIATIONS.sub(lambda m: m.group(1) + deviations_table() + m.group(2), text)
     return HEADER + text + '\n'
 
 if __name__ == '__main__':

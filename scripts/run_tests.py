@@ -57,7 +57,7 @@ def check_layers():
 REGISTRY_LITERALS = """
 import re, glob
 from pe_anchor import core
-names = 'PE_NAMES TRAIN_PERMUTES OPTIMIZERS SCHEDULES PRECISIONS INITS ROPE_VARIANT_NAMES TRAIN_AUGS ENGINES EXECUTORS'
+names = 'PE_NAMES TRAIN_PERMUTES OPTIMIZERS SCHEDULES PRECISIONS INITS ROPE_VARIANTS TRAIN_AUGS ENGINES EXECUTORS'
 regs = {n: tuple(getattr(core, n)) for n in names.split()}
 regs |= {n: tuple(getattr(core, n)) for n in ('CONDITIONS', 'PERMUTATIONS', 'RPI_ESTIMATORS', 'PE_CONDITIONS', 'CONTROLS')}
 for f in sorted(glob.glob('pe_anchor/*.py')):
