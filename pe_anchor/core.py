@@ -184,7 +184,8 @@ _CHOICES = dict(  # the project's choices where the paper is silent or ambiguous
     grad_clip='clip the gradient norm at 1.0. Not reported. Project choice',
     train_aug='random resized crop (area 0.35-1) and horizontal flip. Not reported. Project choice; at the `cpu` '
               'scale it is what lets APE anchor structure (calibration in lib/12_training)',
-    label_smoothing='0.1, as the released evaluation code computes the loss',
+    label_smoothing='0.1, as the released evaluation code computes the loss (the paper does not say it trains '
+                    'with it). Project choice',
     pe_weight_decay='no weight decay on the APE table, CLS token and RoPE frequencies (timm\'s convention). Not '
                     'reported. Project choice',
     pe_lr_mult='the positional parameters at the base learning rate: the paper reports no separate rate',
@@ -244,7 +245,7 @@ CPU_PRESET = Preset(
         epochs="CPU budget: 10 epochs = 9.4 k steps, the fewest at which APE and RPT show the paper's mechanism "
                "here (calibration in lib/12_training). Scale",
         batch_size='more, smaller steps in the CPU budget. Scale',
-        warmup_epochs='0.5 of 10 epochs: a short warm-up for a short run (the calibrated runs used it). Scale',
+        warmup_epochs='0.5 of 10: a short warm-up for a short run (as calibrated). Not reported. Project choice',
         threads='one thread per run and one run per core: faster than two threads per process on 2 cores '
                 '(benchmarks/README.md) and bit-identical at a fixed count. Engineering',
         seeds='6, more than the paper\'s 4: seed-to-seed spread is larger on a small model (at 4 seeds C2 was '
