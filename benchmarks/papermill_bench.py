@@ -1,11 +1,13 @@
 """Time the experiment notebooks as a user runs them with papermill, from an empty run cache.
 
-    python benchmarks/papermill_bench.py [--repeats N] [--out benchmarks/papermill_bench.csv]
+    python benchmarks/papermill_bench.py [--repeats N] [--busy] [--only TEXT] [--out benchmarks/papermill_bench.csv]
 
 For each case: the wall time of the `papermill` command (kernel start included), whether it succeeded, and for the
 executed notebook the number of cells that called a test function (`test_eq`, `test_fail`, ...: must be 0, the
 experiment notebooks run only the experiment). The typo case passes a misspelled parameter and must fail fast,
 naming the valid parameters. Run it with nothing else on the machine; the table says the load average it saw.
+`--busy` starts one CPU-bound single-thread process for the duration (a shared machine); the table keeps the rows of
+the other load state and of the cases not run (`--only`).
 """
 import argparse, json, os, re, subprocess, sys, tempfile, time
 from pathlib import Path
@@ -19,6 +21,7 @@ CASES = [  # (name, notebook, papermill parameters, should succeed)
     ('03_ssdc (defaults)', '03_ssdc', [], True),
     ('09_timm (defaults)', '09_timm', [], True),
 ]
+BUSY = "import torch; torch.set_num_threads(1); a = torch.randn(512, 512)\nwhile True: a = (a @ a).tanh()"
 TEST_CALL = re.compile(r'^\s*test_(eq|fail|close|ne|is|warns)\(', re.M)
 
 
@@ -42,18 +45,27 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--repeats', type=int, default=1)
     ap.add_argument('--out', default=str(ROOT / 'benchmarks' / 'papermill_bench.csv'))
+    ap.add_argument('--busy', action='store_true')
+    ap.add_argument('--only', default='', help='run only the cases whose name contains this text')
     args = ap.parse_args()
+    busy = subprocess.Popen([sys.executable, '-c', BUSY]) if args.busy else None
     rows = []
-    for name, nb, params, should in CASES:
-        for rep in range(args.repeats):
-            with tempfile.TemporaryDirectory(prefix='pe_anchor-pm-') as d:
-                load = os.getloadavg()[0]
-                row = dict(case=name, repeat=rep, expected_ok=should, load_before=round(load, 2),
-                           **run_case(nb, params, Path(d)))
-            rows.append(row)
-            print(row, flush=True)
+    try:
+        if busy: time.sleep(3)
+        for name, nb, params, should in [c for c in CASES if args.only in c[0]]:
+            for rep in range(args.repeats):
+                with tempfile.TemporaryDirectory(prefix='pe_anchor-pm-') as d:
+                    load = os.getloadavg()[0]
+                    row = dict(case=name, repeat=rep, busy=args.busy, expected_ok=should, load_before=round(load, 2),
+                               **run_case(nb, params, Path(d)))
+                rows.append(row)
+                print(row, flush=True)
+    finally:
+        if busy: busy.kill()
     df = pd.DataFrame(rows)
-    df.to_csv(args.out, index=False)
+    old = pd.read_csv(args.out) if Path(args.out).exists() else pd.DataFrame()
+    keep = old[(old.busy != args.busy) | ~old.case.isin(df.case)] if 'busy' in old else pd.DataFrame()
+    pd.concat([keep, df], ignore_index=True).to_csv(args.out, index=False)
     print(df.to_string(index=False))
     bad = df[(df.ok != df.expected_ok) | (df.test_cells_run > 0)]
     sys.exit(1 if len(bad) else 0)

@@ -256,8 +256,8 @@ CPU_PRESET = Preset(
                     "extension (lib/14_corruptions)",
         n_images='1,000 evenly spaced test images, as many as the paper\'s batch'),
     quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0], overrides=dict(epochs=3)),
-    cost='30 runs of about 11 min each on one idle core; 2 workers on 2 cores: see benchmarks/README.md, "The cpu '
-         'reproduction"',
+    cost='30 runs of about 11 min on one core each, then about 1.2 h of analyses: about 4 h on 2 idle cores, '
+         'estimated from measured parts (benchmarks/README.md, "The cpu reproduction")',
     summary='the embedded default: Fashion-MNIST on a laptop CPU, the paper\'s recipe where the scale allows')
 
 # %% ../nbs/lib/00_core.ipynb #f69725fb

@@ -21,16 +21,17 @@ from .robustness import corrupted_dir, fragility_experiment
 from .scaling import interventions_experiment, scaling_experiment, write_tables
 from .measure import paper_reference
 from .emergence import emergence_table
-from .plan import (UNITS, ANALYSES, PUBLISHED, check_engine, drop_unit, read_manifest, read_plan,
-                            record_unit, unit_done, unit_fingerprints, unit_problem, write_plan)
+from .plan import (UNITS, ANALYSES, PUBLISHED, check_engine, drop_unit, file_sha256, read_manifest,
+                            read_plan, record_unit, unit_done, unit_fingerprints, unit_problem, write_plan)
 from .claims import claims_table
 from .render import render_report, static_image
 
 # %% auto #0
 __all__ = ['PLOTLY_MIME', 'SECTION_NOTEBOOKS', 'TABLE_UNITS', 'REPORT_NOTEBOOK', 'nbs_dir', 'run_notebook', 'add_static_fallback',
-           'pe_param', 'executor_param', 'notebook_params', 'compute_unit', 'run_unit', 'load_tables', 'check_data',
-           'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps', 'write_report', 'check_inputs',
-           'run_steps', 'reproduce', 'check_rerender', 'rerender']
+           'pe_param', 'executor_param', 'notebook_params', 'compute_unit', 'run_unit', 'load_tables',
+           'committed_tables', 'describe_committed', 'check_data', 'step_costs', 'default_out_dir', 'progress_bar',
+           'advance', 'analysis_steps', 'write_report', 'check_inputs', 'run_steps', 'reproduce', 'check_rerender',
+           'rerender']
 
 # %% ../nbs/lib/24_paper.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -166,6 +167,34 @@ def load_tables(out_dir, preset:str|None=None, seeds=None, units=TABLE_UNITS) ->
         for f in read_manifest(out)['units'][u]['files']:
             if f.endswith('.csv'): tables[Path(f).stem] = pd.read_csv(out / f)
     return tables
+
+# %% ../nbs/lib/24_paper.ipynb #cac3667b
+def committed_tables(out_dir, # a finished reproduction, possibly made by an earlier version
+                    ) -> dict:
+    """Every table of the reproduction in `out_dir` by name, for showing it: each file its manifest lists must have
+    the SHA-256 the manifest records; the analyses need not be current (`load_tables` checks that too)."""
+    out, units = Path(out_dir), read_manifest(out_dir).get('units', {})
+    if not units: raise FileNotFoundError(f"No reproduction in {out} (no manifest.json)")
+    tables = {}
+    for u in TABLE_UNITS:
+        entry = units.get(u, {})
+        for f in entry.get('files', []):
+            if not (out / f).is_file() or file_sha256(out / f) != entry.get('sha256', {}).get(f):
+                raise ValueError(f"{out / f} is missing or not the file the manifest records (SHA-256): restore it")
+            if f.endswith('.csv'): tables[Path(f).stem] = pd.read_csv(out / f)
+    return tables
+
+def describe_committed(out_dir) -> str:
+    "One line on what the reproduction in `out_dir` holds and whether the current code's settings made it."
+    out, m = Path(out_dir), read_manifest(out_dir)
+    study, engine = read_plan(out)
+    prints = unit_fingerprints(study, engine)
+    stale = [u for u in ANALYSES if u in m.get('units', {}) and unit_problem(out, u, prints[u])]
+    when = max((e.get('finished', '') for e in m.get('units', {}).values()), default='')[:10]
+    return (f"{'/'.join(out.parts[-2:])}: preset `{study.preset}`, {len(study.seeds)} seeds, conditions {', '.join(study.conditions)}; "
+            f"pe_anchor {m.get('version')}, {when or 'date unknown'}; "
+            + (f"made before the current code's settings (analyses {', '.join(stale)} would be recomputed by "
+               f"`pe-anchor-paper`)" if stale else "current"))
 
 # %% ../nbs/lib/24_paper.ipynb #bf9a3388
 def check_data(study:StudyConfig, train:bool=False) -> tuple:

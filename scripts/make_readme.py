@@ -61,8 +61,31 @@ def results_table(path=CLAIMS) -> str:
              '|---|---|---|---|']
     lines += [f"| {c} | {r['claim_text']} | **{r['verdict_batch']}** | **{r['verdict_image']}** |"
               for c, r in sorted(claims.items())]
-    return (f"Verdicts of the committed reproduction (generated from `reports/cpu/claims.csv`; every part, number and "
-            f"interval is in the claims table and the report):\n\n" + '\n'.join(lines) + '\n')
+    glance = path.parent / 'figures' / 'glance.png'
+    figure = (f"![Every claim at a glance: its deciding statistic with its interval, beside the paper's value]"
+              f"({glance.relative_to(ROOT).as_posix()})\n\n" if glance.exists() else '')
+    return (figure + staleness(rows) + f"Verdicts of the committed reproduction ({seeds_of(rows)} seeds per condition; "
+            f"generated from `reports/cpu/claims.csv`; every part, number and interval is in the claims table and "
+            f"the report):\n\n" + '\n'.join(lines) + '\n')
+
+def seeds_of(rows:list) -> int:
+    "The number of seeds per condition behind a claims table (the largest `n_seeds` of its parts)."
+    return max(int(float(r['n_seeds'])) for r in rows if r.get('n_seeds'))
+
+def staleness(rows:list, preset:str='cpu') -> str:
+    "A warning when the committed claims predate what the preset now asks for (seeds, severity verdicts); else ''."
+    sys.path.insert(0, str(ROOT))
+    from pe_anchor.core import PRESETS
+    want, have = len(PRESETS[preset].study['seeds']), seeds_of(rows)
+    missing = [what for what, absent in (
+        (f"{want} seeds per condition (it has {have})", have != want),
+        ("the C4/C5 verdicts at every corruption severity", not any(r['role'] == 'severity summary' for r in rows)),
+    ) if absent]
+    if not missing: return ''
+    return (f"> **The committed reproduction predates the current `{preset}` preset**: it lacks "
+            f"{' and '.join(missing)}. `bash scripts/reproduce.sh` regenerates it with the current code (its cost: "
+            f"[benchmarks](benchmarks/README.md#the-cpu-reproduction)); until then the verdicts below are those of "
+            f"the committed run.\n\n")
 
 def deviations_table(preset:str='cpu') -> str:
     "The settings where `preset` departs from the paper: setting, the paper's value, ours, and why."

@@ -1,5 +1,5 @@
 """Run pe_anchor's checks and notebook tests; print `N passed, N failed` last. Used by scripts/test.sh and .ci/run."""
-import json, os, re, shutil, subprocess, sys, tempfile
+import csv, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +76,21 @@ def check_docs():
         c = sh(sys.executable, 'scripts/check_docs.py', f'{d}/site')
         return c.returncode == 0, f"{b.stdout.splitlines()[-1]}\n{c.stdout[-6000:]}\n{c.stderr[-2000:]}"
 
+def check_claims():
+    """The current claims code recomputes every part of the committed reports/cpu/claims.csv from its tables, numbers
+    and verdicts identical (a planted change in a copy is caught)."""
+    r = sh(sys.executable, 'scripts/check_claims.py')
+    if r.returncode != 0: return False, r.stdout[-4000:] + r.stderr[-2000:]
+    with tempfile.TemporaryDirectory(prefix='pe_anchor-claims-') as d:
+        shutil.copytree(ROOT / 'reports' / 'cpu', f'{d}/cpu')
+        path = Path(f'{d}/cpu/claims.csv')
+        rows = list(csv.reader(path.open(encoding='utf-8', newline='')))
+        rows[1][rows[0].index('ours')] = '0.123456'  # a planted change in the first part's value
+        with path.open('w', encoding='utf-8', newline='') as f: csv.writer(f, lineterminator='\n').writerows(rows)
+        planted = sh(sys.executable, 'scripts/check_claims.py', f'{d}/cpu')
+    if planted.returncode == 0: return False, "a planted change in claims.csv was not caught"
+    return True, r.stdout
+
 def check_readme():
     "README.md says the same as nbs/00_index.ipynb."
     r = sh(sys.executable, 'scripts/make_readme.py', '--check')
@@ -94,7 +109,7 @@ def run_nbdev_test(flags):
 def main():
     flags = ' '.join(sys.argv[1:])
     passed, failed = 0, []
-    for check in (check_clean, check_export, check_parameters, check_readme, check_layers, check_docs):
+    for check in (check_clean, check_export, check_parameters, check_readme, check_claims, check_layers, check_docs):
         ok, msg = check()
         print(f"{'PASS' if ok else 'FAIL'} {check.__name__}: {check.__doc__}" + ('' if ok else f"\n{msg}"))
         if ok: passed += 1
