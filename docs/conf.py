@@ -36,6 +36,7 @@ nb_render_markdown_format = 'myst'
 html_theme = 'furo'
 html_static_path = ['static']
 html_css_files = ['pe_docs.css']
+html_js_files = ['pe_docs.js']  # long display equations set smaller until they fit the column
 html_copy_source = False
 html_show_sourcelink = False
 html_last_updated_fmt = None

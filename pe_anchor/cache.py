@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 import torch
-from .core import (ExperimentConfig, config_to_dict, config_from_dict, config_hash, data_dir, package_version,
+from .core import (ExperimentConfig, config_to_dict, config_from_dict, config_hash, package_version,
                             validate_config, parse_int)
 from .files import (atomic_write, save_json, save_table, load_json, remove_stale_temps, check_inside,
                              open_lock, holder_stamp, read_holder)
@@ -73,8 +73,11 @@ def ckpt_epoch(path) -> int:
 
 # %% ../nbs/lib/11_cache.ipynb #b9fb12cf
 def default_cache_root() -> Path:
-    "Where runs are cached: `$PE_ANCHOR_CACHE`, else `data/runs`."
-    return Path(os.environ['PE_ANCHOR_CACHE']) if os.environ.get('PE_ANCHOR_CACHE') else data_dir() / 'runs'
+    """Where runs are cached: `$PE_ANCHOR_CACHE`, else the user's cache folder `$XDG_CACHE_HOME/pe_anchor`
+    (`~/.cache/pe_anchor`), as torch and Hugging Face do: outside the work tree, so a fresh checkout keeps its runs."""
+    if os.environ.get('PE_ANCHOR_CACHE'): return Path(os.environ['PE_ANCHOR_CACHE'])
+    base = os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache'
+    return Path(base) / 'pe_anchor'
 
 def check_writable(root, what:str='Cache root') -> Path:
     "Create `root` if needed and check a file can be written there (under a unique name: concurrent callers are safe)."

@@ -4,7 +4,8 @@
 
 # %% ../nbs/lib/25_cli.ipynb #1fbd54e7
 from __future__ import annotations
-import argparse, json, os, re, sys
+import argparse, importlib, json, os, re, sys, textwrap
+from pathlib import Path
 # the registries and parsers (core and files import no torch)
 from .core import CONDITIONS, ENGINES, EXECUTORS, PRESETS, MAX_SEED, make_config, parse_seeds
 from .files import check_out_dir
@@ -12,7 +13,8 @@ from .files import check_out_dir
 # %% auto #0
 __all__ = ['MAX_OVERRIDE', 'DIGITS', 'INPUT_ERRORS', 'ANSI', 'DEVICE_NAME', 'COMMANDS', 'parse_overrides', 'Parser', 'add_flag',
            'condition_list', 'seed_value', 'seeds_value', 'error_line', 'run_command', 'check_device_name',
-           'train_parser', 'train_main', 'add_executor_flags', 'paper_parser', 'paper_main', 'main']
+           'add_plugin_flag', 'import_plugins', 'plugin_args', 'train_parser', 'train_main', 'preset_costs',
+           'start_line', 'add_executor_flags', 'paper_parser', 'in_parts', 'paper_main', 'main']
 
 # %% ../nbs/lib/25_cli.ipynb #5839194e
 import ast
@@ -106,6 +108,38 @@ def check_device_name(device:str|None) -> str|None:
     if device is None or DEVICE_NAME.fullmatch(device): return device
     raise ValueError(f"Unknown device {device[:40]!r}; valid choices: cpu, cuda, cuda:N (N: a GPU index)")
 
+# %% ../nbs/lib/25_cli.ipynb #c1a0b002
+def add_plugin_flag(p:argparse.ArgumentParser):
+    "`--import MODULE`, repeatable: a plug-in module imported before anything else (`import_plugins`)."
+    p.add_argument('--import', dest='plugins', action='append', default=[], metavar='MODULE',
+                   help='a module of yours to import first (repeatable): a module name or a .py file; its '
+                        'registrations (conditions, PEs, corruptions: nbs/10_extend) reach this command and the '
+                        'notebooks it executes')
+
+def import_plugins(names:list, # `--import` values: module names or .py files
+                   cwd=None, # where a module name is looked for after the installed packages (default: here)
+                  ) -> list:
+    "Import each plug-in; returns their module names."
+    mods = []
+    for n in names:
+        is_file = n.endswith('.py')
+        if is_file and not Path(n).is_file(): raise FileNotFoundError(f"--import {n}: no such file")
+        folder, mod = (Path(n).resolve().parent, Path(n).stem) if is_file else (Path(cwd or os.getcwd()).resolve(), n)
+        if str(folder) not in sys.path:
+            if is_file: sys.path.insert(0, str(folder))
+            else: sys.path.append(str(folder))  # an installed package wins over a file of the same name here
+        try: importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if not f'{mod}.'.startswith(f'{e.name}.'): raise  # a module the plug-in itself imports is missing
+            raise ValueError(f"--import {n}: no module {mod!r} in the installed packages or {folder}") from None
+        mods.append(mod)
+    return mods
+
+def plugin_args(argv:list) -> list:
+    "The `--import` values in `argv`, read before the command's parser is built (the plug-ins extend its choices)."
+    pre = Parser(prog='pe-anchor', add_help=False); add_plugin_flag(pre)
+    return pre.parse_known_args(argv)[0].plugins
+
 # %% ../nbs/lib/25_cli.ipynb #f61a8992
 def train_parser() -> argparse.ArgumentParser:
     "The parser of `pe-anchor-train` (also `python -m pe_anchor.cli train`)."
@@ -114,15 +148,18 @@ def train_parser() -> argparse.ArgumentParser:
     add_flag(p, 'condition', default='ape', choices=list(CONDITIONS), help='the condition to train (default: ape)')
     add_flag(p, 'preset', default='cpu', choices=list(PRESETS), help='configuration preset (default: cpu)')
     add_flag(p, 'seed', default=0, type=seed_value, help='training seed, an integer >= 0 (default: 0)')
-    add_flag(p, 'cache_root', default=None, help='run cache folder (default: data/runs or $PE_ANCHOR_CACHE)')
+    add_flag(p, 'cache_root', default=None, help='run cache folder (default: $PE_ANCHOR_CACHE, else ~/.cache/pe_anchor)')
     add_flag(p, 'device', default=None, help='training device, e.g. cpu, cuda, cuda:1 (default: cuda if available)')
     add_flag(p, 'set', nargs='*', default=None, metavar='FIELD=VALUE', help='config field overrides, e.g. epochs=3')
     add_flag(p, 'quiet', action='store_true', help='no progress bar')
+    add_plugin_flag(p)
     return p
 
 def train_main(argv:list|None=None, # arguments (default: the command line)
               ):
     "`pe-anchor-train`: bad arguments exit with status 2 and a one-line error before anything is written."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    run_command(Parser(prog='pe-anchor-train'), lambda: import_plugins(plugin_args(argv)))  # before the choices
     p = train_parser(); args = p.parse_args(argv)
     def train():
         ov = parse_overrides(args.set); seed = ov.pop('seed', args.seed)
@@ -134,6 +171,23 @@ def train_main(argv:list|None=None, # arguments (default: the command line)
     run_command(p, train)
 
 # %% ../nbs/lib/25_cli.ipynb #a69e59df
+def preset_costs(width:int=100, # characters per line
+                 default:str='cpu', # the preset `--preset` defaults to
+                ) -> str:
+    "Each preset: what it is for and what a full reproduction of it costs (`PRESETS`), for `--help`."
+    fill = lambda text, first: textwrap.fill(text, width, initial_indent=first, subsequent_indent=' ' * 6)
+    out = ['presets (--preset), and what a full reproduction of each costs:']
+    for k, p in PRESETS.items():
+        out += [fill(f"{k}{' (the default)' if k == default else ''}: {p.summary}", '  '),
+                fill(f"cost: {p.cost}", ' ' * 6)]
+    return '\n'.join(out)
+
+def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=None) -> str:
+    "The first line `pe-anchor-paper` prints: what it does, and what the preset costs (`PRESETS[preset].cost`)."
+    if redo_report: return f"pe-anchor-paper: the claims and the report of {out_dir} again, from its tables"
+    look = ", its quick look (a fraction of the full cost)" if quick else ''
+    return f"pe-anchor-paper: preset {preset}{look} ({PRESETS[preset].summary}); full cost: {PRESETS[preset].cost}"
+
 def add_executor_flags(p:argparse.ArgumentParser):
     "The flags that say where runs train and per-run analyses run (`pe_anchor.executor.make_executor`)."
     g = p.add_argument_group('scaling out (where runs train and per-run analyses run)')
@@ -154,17 +208,19 @@ def add_executor_flags(p:argparse.ArgumentParser):
 # %% ../nbs/lib/25_cli.ipynb #67e43343
 def paper_parser() -> argparse.ArgumentParser:
     "The parser of `pe-anchor-paper` (also `python -m pe_anchor.cli paper`)."
-    p = Parser(prog='pe-anchor-paper', description="Reproduce the paper at one preset: train or load "
-                                "every run, run every analysis, write the claims and the report. Re-runs reuse "
-                                "everything finished.")
-    add_flag(p, 'preset', default='cpu', choices=list(PRESETS), help='configuration preset (default: cpu)')
+    about = ("Reproduce the paper at one preset: train or load every run, run every analysis, write the claims and "
+             "the report. Re-runs reuse everything finished.")
+    p = Parser(prog='pe-anchor-paper', description=textwrap.fill(about, 100),
+               epilog=preset_costs(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_flag(p, 'preset', default='cpu', choices=list(PRESETS),
+             help="configuration preset (default: cpu; what each costs is listed below)")
     add_flag(p, 'seeds', nargs='*', default=None, metavar='SEED',
              help='one integer N: the seeds 0..N-1; several (0 2) or a comma list (3,): these seeds '
                   '(default: ' + ', '.join(f"{len(p.study['seeds'])} at {k}" for k, p in PRESETS.items()) + ')')
     add_flag(p, 'conditions', default='all', type=condition_list, help="'all' or a comma list of "
              f"{', '.join(CONDITIONS)} (default: all)")
     add_flag(p, 'out_dir', default=None, help='output folder (default: outputs/<preset>)')
-    add_flag(p, 'cache_root', default=None, help='run cache (default: data/runs or $PE_ANCHOR_CACHE)')
+    add_flag(p, 'cache_root', default=None, help='run cache (default: $PE_ANCHOR_CACHE, else ~/.cache/pe_anchor)')
     add_flag(p, 'device', default=None, help='training device (default: cuda if available)')
     add_flag(p, 'engine', default='papermill', choices=ENGINES,
              help='papermill: execute the section notebooks 04-07; direct: in-process (default: papermill)')
@@ -178,21 +234,54 @@ def paper_parser() -> argparse.ArgumentParser:
     add_executor_flags(p)
     add_flag(p, 'redo_report', action='store_true',
              help='only redo the claims and the report of the reproduction in --out-dir, from its tables')
+    g = p.add_argument_group('a reproduction in parts (pe_anchor.parts)')
+    add_flag(g, 'part', action='store_true',
+             help='compute a part: train or load only the runs of --seeds and --conditions and store their per-run '
+                  'results in --out-dir (no claims, no report); merge the parts later with --merge')
+    add_flag(g, 'merge', nargs='+', default=None, metavar='PART',
+             help='merge part folders into --out-dir: verify them, combine their per-run results, test the claims and '
+                  'render the report, with no training and no run cache')
     add_flag(p, 'adopt_out_dir', action='store_true',
              help='let pe_anchor write into a non-empty --out-dir it did not make (it then owns the folder; '
                   'by default such a folder is refused)')
-    add_flag(p, 'quiet', action='store_true', help='no progress bars')
+    add_flag(p, 'quiet', action='store_true',
+             help='no progress bars and no summary: one JSON line (out_dir, report, seconds), for scripts')
+    add_plugin_flag(p)
     return p
+
+# %% ../nbs/lib/25_cli.ipynb #5a359a23
+def in_parts(args, # the parsed `pe-anchor-paper` arguments
+             study, # the study of the part (its seeds and conditions) or of the merge
+             out_dir, executor):
+    "`--part`: compute a part of `study` into `out_dir`; `--merge`: merge the parts into `out_dir`."
+    from pe_anchor.parts import compute_part, merge_parts
+    if args.merge and args.part: raise ValueError("--part and --merge are two steps: give one of them")
+    if args.merge:
+        res = merge_parts(args.merge, out_dir, report=not args.no_report, progress=not args.quiet,
+                          adopt_out_dir=args.adopt_out_dir)
+        line = dict(out_dir=str(res['out_dir']), parts=res['parts'], seconds=round(res['seconds'], 1))
+    else:
+        m = compute_part(study, out_dir, None, args.cache_root, args.device, executor, not args.quiet,
+                         adopt_out_dir=args.adopt_out_dir)
+        line = dict(out_dir=str(out_dir), runs=m['part']['keys'], results=len(m['part']['results']),
+                    seconds=m['part']['seconds'])
+        if not args.quiet: print(f"part done: {len(line['runs'])} runs, {line['results']} per-run results in "
+                                 f"{line['seconds']:.0f} s: {out_dir}; merge the parts with --merge")
+    if args.quiet: print(json.dumps(line))
 
 # %% ../nbs/lib/25_cli.ipynb #4c902309
 def paper_main(argv:list|None=None, # arguments (default: the command line)
               ):
     "`pe-anchor-paper`: bad arguments exit with status 2 and a one-line error before anything is written."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    plugins = run_command(Parser(prog='pe-anchor-paper'), lambda: import_plugins(plugin_args(argv)))
     p = paper_parser(); args = p.parse_args(argv)
     def paper():
         seeds, settings, engine = seeds_value(args.seeds), parse_overrides(args.study), args.engine
         check_device_name(args.device)
         if args.out_dir and not args.redo_report: check_out_dir(args.out_dir, args.adopt_out_dir)  # before torch
+        where = args.out_dir or f'outputs/{args.preset}'
+        if not args.quiet: print(start_line(args.preset, args.quick, args.redo_report, where), flush=True)
         from pe_anchor.study import make_study
         from pe_anchor.paper import reproduce, rerender, default_out_dir
         from pe_anchor.executor import make_executor
@@ -206,12 +295,16 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
             seeds = seeds or settings.pop('seeds', None)
             engine = 'direct' if settings.get('overrides') else engine  # the notebooks take no config overrides
             out_dir = args.out_dir or f'{out_dir}-quick'
-        kw = dict(report=not args.no_report, progress=not args.quiet, adopt_out_dir=args.adopt_out_dir)
+        kw = dict(report=not args.no_report, progress=not args.quiet, adopt_out_dir=args.adopt_out_dir,
+                  plugins=plugins)
+        if args.merge or args.part: return in_parts(args, make_study(args.preset, args.conditions, seeds, **settings),
+                                                     out_dir, executor)
         if args.redo_report: res = rerender(out_dir, **kw)
         else: res = reproduce(make_study(args.preset, args.conditions, seeds, **settings), out_dir, args.cache_root,
                               args.device, engine, executor=executor, **kw)
         report = str(res['report']) if res['report'] else None
-        print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))
+        if args.quiet:
+            print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))
     run_command(p, paper)
 
 # %% ../nbs/lib/25_cli.ipynb #2ed447b7

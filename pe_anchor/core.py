@@ -14,14 +14,15 @@ import numpy as np
 __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CONDITION_COLORS', 'UNTRAINED_COLOR',
            'CONDITION_ORDER', 'SCALABLE', 'PE_CONDITIONS', 'CONTROLS', 'SWEPT', 'PERMUTATIONS', 'TRAIN_PERMUTES',
            'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANTS',
-           'TRAIN_AUGS', 'ENGINES', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED',
-           'PAPER_SETTINGS', 'PAPER_PRESET', 'CPU_PRESET', 'SMOKE_PRESET', 'PRESETS', 'SECTIONS', 'MAX_DIGITS',
-           'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS', 'FIELD_RULES', 'SEEDS_WANT', 'DEVIATION_SKIP',
-           'STUDY_ROWS', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig',
-           'ExperimentConfig', 'Preset', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice',
-           'parse_pair', 'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds',
-           'validate_config', 'config_fields', 'make_config', 'register_condition', 'deviations', 'config_to_dict',
-           'config_from_dict', 'package_version', 'config_hash', 'data_dir', 'reference_csv']
+           'TRAIN_AUGS', 'ENGINES', 'SPLITS', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED',
+           'T2', 'PAPER_SETTINGS', 'PAPER_PRESET', 'CPU_PRESET', 'SMOKE_WHY', 'SMOKE_SIZED', 'SMOKE_PRESET', 'PRESETS',
+           'SECTIONS', 'MAX_DIGITS', 'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS', 'FIELD_RULES', 'SEEDS_WANT',
+           'DEVIATION_SKIP', 'STUDY_ROWS', 'CODE_ROWS', 'CORRUPTION_ROW', 'check_choice', 'condition_settings',
+           'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig', 'Preset', 'field_error', 'parse_int',
+           'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name', 'parse_text', 'parse_field',
+           'as_list', 'parse_conditions', 'parse_seeds', 'validate_config', 'config_fields', 'make_config',
+           'register_condition', 'code_rows', 'deviations', 'config_to_dict', 'config_from_dict', 'package_version',
+           'config_hash', 'data_dir', 'reference_csv']
 
 # %% ../nbs/lib/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -78,6 +79,11 @@ INITS = ('paper', 'timm')  # `pe_anchor.models` initialisations
 ROPE_VARIANTS = {'paper': 10000., 'axial': 100., 'mixed': 10.}  # RoPE frequency layouts and their default bases
 TRAIN_AUGS = ('none', 'flip', 'crop_flip', 'rrc_flip')                      # `pe_anchor.augment.AUGMENTS`
 ENGINES = ('papermill', 'direct')  # how a reproduction runs its analyses: the notebooks, or in-process
+SPLITS = {  # how the test images divide between choosing settings and reporting numbers (`pe_anchor.measure`)
+    'all': 'every test image both chooses and reports (the exploratory study; the paper)',
+    'halves': 'within each class, even ranks form the selection half (every choice), odd ranks the report half '
+              '(every reported number): the pre-registered confirmatory study',
+}
 EXECUTORS = ('local', 'slurm', 'submitit-local')  # where independent tasks run (`pe_anchor.executor`)
 
 # %% ../nbs/lib/00_core.ipynb #7ec2b7ad
@@ -135,7 +141,7 @@ class ExperimentConfig:
 N_PERMS = 8  # K, permutations averaged per model, α and RPI estimator
 PE_SCALES = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0)  # the paper's α grid (Tables 3, 4), plus 0
 CPU_PE_SCALES = (1.0, 0.8, 0.7, 0.5, 0.4, 0.2, 0.1, 0.0)  # Table 1's α, and the low end of Tables 3-4, plus 0
-STUDY_SHARED = dict(overrides={}, rpi='both', n_perms=N_PERMS, allow_extrapolation=False, matched=True,
+STUDY_SHARED = dict(overrides={}, rpi='both', n_perms=N_PERMS, allow_extrapolation=False, matched=True, split='all',
                     fragility_images=0)  # the study defaults every preset shares
 
 @dataclass(frozen=True)
@@ -149,28 +155,31 @@ class Preset:
     summary:str='' # one line: what the preset is for
 
 # %% ../nbs/lib/00_core.ipynb #562befea
-PAPER_SETTINGS = {  # field or study setting -> (what the paper reports, its source); None = not reported
-    'img_size': ('224', 'Table 2'), 'patch_size': ('16', 'Table 2'), 'in_chans': ('3 (RGB)', 'Table 2'),
-    'num_classes': ('100', 'Table 2'), 'dim': ('384', 'Table 2'), 'depth': ('12', 'Table 2'),
-    'heads': ('8 (head dim 48)', 'Table 2'), 'mlp_ratio': ('4 (MLP 1536)', 'Table 2'), 'drop': ('0.15', 'Table 2'),
-    'attn_drop': ('0.15', 'Table 2'), 'drop_path': ('0.2', 'Table 2'),
+T2 = 'paper: Table 2'
+PAPER_SETTINGS = {  # field or study setting -> (what the paper reports, where: the paper's text or its released code);
+                    # None = not reported
+    'img_size': ('224', T2), 'patch_size': ('16', T2), 'in_chans': ('3 (RGB)', T2), 'num_classes': ('100', T2),
+    'dim': ('384', T2), 'depth': ('12', T2), 'heads': ('8 (head dim 48)', T2), 'mlp_ratio': ('4 (MLP 1536)', T2),
+    'drop': ('0.15', T2), 'attn_drop': ('0.15', T2), 'drop_path': ('0.2', T2),
     'rope_variant': ('axial, half-split per axis (x on quarters 1-2, y on 3-4)', 'released code'),
     'rope_base': ('10000', 'released code'), 'init': ('PyTorch defaults; CLS and APE table N(0, 1)', 'released code'),
-    'name': ('ImageNet-100 (the CMC class list)', 'released code'), 'train_aug': None, 'subset': ('all', '§3'),
-    'epochs': ('60', 'Table 2'), 'batch_size': ('128', 'Table 2'), 'optimizer': ("'Adam'", 'Table 2'),
-    'lr': ('1e-3', 'Table 2'), 'weight_decay': ('5e-2', 'Table 2'), 'betas': ('(0.9, 0.999)', 'Table 2'),
+    'name': ('ImageNet-100 (the CMC class list)', 'paper: §3; released code (the class list)'), 'train_aug': None,
+    'subset': ('all', 'paper: §3'), 'epochs': ('60', T2), 'batch_size': ('128', T2), 'optimizer': ("'Adam'", T2),
+    'lr': ('1e-3', T2), 'weight_decay': ('5e-2', T2), 'betas': ('(0.9, 0.999)', T2),
     'schedule': None, 'warmup_epochs': None, 'min_lr': None,
     'label_smoothing': ('0.1 in the evaluation code (its use in training is not stated)', 'released code'),
     'grad_clip': None, 'pe_weight_decay': None, 'pe_lr_mult': None, 'precision': None, 'compile': None,
     'eval_batch_size': ('1000', 'released code'), 'num_workers': None, 'ssdc_images': None,
-    'keep_epoch_checkpoints': None, 'threads': None, 'seed': ('4 seeds, values not given', '§5.1'),
-    'seeds': ('4 per condition', '§5.1'),
-    'rpi': ("one permutation per forward pass, shared by a batch of 1,000 images ('batch')", 'released code'),
-    'n_perms': ('1, unseeded', 'released code'), 'pe_scales': ('1.0, 0.9, ..., 0.1', 'Tables 3, 4'),
-    'n_images': ('the last batch of 1,000 validation images', 'released code'),
+    'keep_epoch_checkpoints': None, 'threads': None, 'seed': ('4 seeds, values not given', 'paper: §5.1'),
+    'seeds': ('4 per condition', 'paper: §5.1'),
+    'split': ('none: every number on the same validation images', 'released code'),
+    'rpi': ("one permutation per forward pass, shared by a batch of 1,000 images ('batch')",
+            'released code (the paper, §4.3: tokens shuffled at inference)'),
+    'n_perms': ('1, unseeded', 'released code'), 'pe_scales': ('1.0, 0.9, ..., 0.1', 'paper: Tables 3, 4'),
+    'n_images': ("SSDC: the last batch of 1,000 validation images; FS, the α sweep's too: all 5,000", 'released code'),
     'fragility_images': ('all 5,000 validation images', 'released code'),
-    'corruptions': ('JPEG quality 5; Gaussian blur kernel 5, σ 2.5', '§5.4, released code'), 'matched': None,
-    'allow_extrapolation': ('α ∈ [0, 1]', '§4.5'),
+    'corruptions': ('JPEG quality 5; Gaussian blur kernel 5, σ 2.5', 'paper: §5.4; released code (the 5x5 kernel)'),
+    'matched': None, 'allow_extrapolation': ('α ∈ [0, 1]', 'paper: §4.5'),
     'normalisation': ('ImageNet mean and SD', 'released code'),
 }
 
@@ -186,8 +195,9 @@ _CHOICES = dict(  # the project's choices where the paper is silent or ambiguous
               'scale it is what lets APE anchor structure (calibration in lib/12_training)',
     label_smoothing='0.1, as the released evaluation code computes the loss (the paper does not say it trains '
                     'with it). Project choice',
-    pe_weight_decay='no weight decay on the APE table, CLS token and RoPE frequencies (timm\'s convention). Not '
-                    'reported. Project choice',
+    pe_weight_decay='no weight decay on the learned positional parameters (the APE table; the frequencies of the '
+                    'learned `mixed` RoPE variant), timm\'s convention. The CLS token is never decayed whatever '
+                    'this says (row `no weight decay`). Not reported. Project choice',
     pe_lr_mult='the positional parameters at the base learning rate: the paper reports no separate rate',
     precision='fp32 (bf16 autocast is an option). Not reported (the paper trained on a TPU). Project choice',
     compile='off (an option). Engineering; no effect on the numbers',
@@ -198,10 +208,11 @@ _CHOICES = dict(  # the project's choices where the paper is silent or ambiguous
         "choice: at 28 px the batch estimator is dominated by the shuffled background (measured in lib/10_layers)",
     n_perms='K independent seeded permutations averaged per model, α and estimator (the paper: one unseeded draw): '
             'the draw\'s noise is averaged out, reported (perm_sd) and reproducible. Project choice',
-    n_images='evenly spaced test images, the same for every model and analysis (the released code kept whatever '
-             'its last batch was). Project choice',
-    fragility_images='every test image, as the paper', matched='our extension: FS at the epoch whose clean '
-             'accuracy matches the ablated model\'s, to separate fragility from accuracy',
+    n_images='evenly spaced test images, the same for every SSDC and the whole α sweep, its FS included (the '
+             'released code: SSDC on whatever its last batch was, FS on all 5,000). Project choice',
+    fragility_images='every test image (the paper: all 5,000 of its validation images)',
+    matched='our extension: FS at the epoch whose clean accuracy matches the ablated model\'s, to separate fragility '
+            'from accuracy',
     normalisation='each data set\'s own mean and SD',
 )
 
@@ -227,7 +238,7 @@ CPU_PRESET = Preset(
         DataConfig(name='fashion-mnist', train_aug='rrc_flip'),
         TrainConfig(epochs=10, batch_size=64, lr=1e-3, weight_decay=0.05, warmup_epochs=0.5, label_smoothing=0.1,
                     pe_lr_mult=1.0, eval_batch_size=1000, num_workers=0, threads=1, ssdc_images=512), 'cpu'),
-    study=STUDY_SHARED | dict(seeds=[0, 1, 2, 3, 4, 5], corruptions='jpeg,blur,jpeg-q,blur-ks',
+    study=STUDY_SHARED | dict(seeds=[100, 101, 102, 103, 104, 105], split='halves', corruptions='jpeg,blur,jpeg-q,blur-ks',
                               pe_scales=CPU_PE_SCALES, n_images=1000),
     reasons=dict(_CHOICES,
         img_size="Fashion-MNIST's native 28 px: the embedded default must train on a laptop CPU",
@@ -248,19 +259,29 @@ CPU_PRESET = Preset(
         warmup_epochs='0.5 of 10: a short warm-up for a short run (as calibrated). Not reported. Project choice',
         threads='one thread per run and one run per core: faster than two threads per process on 2 cores '
                 '(benchmarks/README.md) and bit-identical at a fixed count. Engineering',
-        seeds='6, more than the paper\'s 4: seed-to-seed spread is larger on a small model (at 4 seeds C2 was '
-              'inconclusive for APE). Project choice',
+        seeds='6 fresh seeds (100-105) of the pre-registered confirmatory study (data/preregistration-cpu.md); 6, '
+              'more than the paper\'s 4: seed-to-seed spread is larger on a small model (in the exploratory study, '
+              'seeds 0-3, C2 was inconclusive for APE). Project choice',
+        split='the confirmatory study\'s held-out selection: every choice (severity, α, epoch) on the selection '
+              'half, every reported number on the report half (data/preregistration-cpu.md). Project choice',
         pe_scales="Table 1's α, the low end of Tables 3-4 and 0: a smaller grid for the CPU budget. Project choice",
         corruptions="the paper's two settings, plus the JPEG quality ladder (10 to 1) and the blur ladder (the paper's "
                     "5x5 kernel at growing sigma, then wider kernels of the same shape): severity curves, our "
                     "extension (lib/14_corruptions)",
-        n_images='1,000 evenly spaced test images, as many as the paper\'s batch'),
+        n_images='every SSDC (per layer, under RPI) and the whole α sweep, its FS included, on the same 1,000 '
+                 'evenly spaced test images (the paper: its last batch of 1,000 for SSDC, all 5,000 for '
+                 'FS). Project choice'),
     quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0], overrides=dict(epochs=3)),
     cost='30 runs of about 11 min on one core each, then about 1.2 h of analyses: about 4 h on 2 idle cores, '
          'estimated from measured parts (benchmarks/README.md, "The cpu reproduction")',
     summary='the embedded default: Fashion-MNIST on a laptop CPU, the paper\'s recipe where the scale allows')
 
 # %% ../nbs/lib/00_core.ipynb #f69725fb
+SMOKE_WHY = 'smoke: a tiny model on synthetic images, sized to run in seconds; a plumbing check, not a result'
+SMOKE_SIZED = ('img_size', 'patch_size', 'num_classes', 'dim', 'depth', 'heads', 'mlp_ratio', 'drop', 'attn_drop',
+               'drop_path', 'name', 'train_aug', 'epochs', 'batch_size', 'lr', 'warmup_epochs', 'label_smoothing',
+               'eval_batch_size', 'seeds', 'n_perms', 'n_images', 'pe_scales', 'corruptions')  # what it shrinks
+
 SMOKE_PRESET = Preset(
     run=ExperimentConfig('ape',
         ModelConfig(img_size=16, patch_size=4, in_chans=3, num_classes=4, dim=32, depth=2, heads=2,
@@ -270,9 +291,9 @@ SMOKE_PRESET = Preset(
                     eval_batch_size=256, num_workers=0, threads=1, ssdc_images=64), 'smoke'),
     study=STUDY_SHARED | dict(seeds=[0], corruptions='jpeg,blur,jpeg-q,blur-ks', n_perms=2, pe_scales=PE_SCALES,
                               n_images=0),
-    reasons=dict(_CHOICES), quick=dict(corruptions='jpeg,blur', fragility_images=128, n_perms=2,
-                                        pe_scales=[1.0, 0.5, 0.1, 0.0], n_images=128,
-                                        overrides=dict(epochs=1, subset=512)),
+    reasons=dict(_CHOICES, **dict.fromkeys(SMOKE_SIZED, SMOKE_WHY)),
+    quick=dict(corruptions='jpeg,blur', fragility_images=128, n_perms=2, pe_scales=[1.0, 0.5, 0.1, 0.0],
+               n_images=128, overrides=dict(epochs=1, subset=512)),
     cost='seconds: a plumbing check, not a result', summary='synthetic images and a tiny model: seconds')
 
 PRESETS = dict(paper=PAPER_PRESET, cpu=CPU_PRESET, smoke=SMOKE_PRESET)
@@ -503,7 +524,7 @@ def register_condition(name:str, # a plain name, e.g. 'rpt-image'
 
 # %% ../nbs/lib/00_core.ipynb #20d2e863
 DEVIATION_SKIP = ('pe', 'train_permute', 'root', 'seed')  # set by the condition, the machine or the study's seeds
-STUDY_ROWS = ('seeds', 'rpi', 'n_perms', 'pe_scales', 'n_images', 'fragility_images', 'corruptions', 'matched',
+STUDY_ROWS = ('seeds', 'split', 'rpi', 'n_perms', 'pe_scales', 'n_images', 'fragility_images', 'corruptions', 'matched',
               'allow_extrapolation', 'normalisation')
 
 def _text(v) -> str:
@@ -511,23 +532,60 @@ def _text(v) -> str:
     if isinstance(v, (list, tuple)): return ', '.join(f'{x:g}' if isinstance(x, float) else str(x) for x in v)
     return f'{v:g}' if isinstance(v, float) else str(v)
 
+def _values(preset:str, overrides:dict|None=None, study:dict|None=None) -> dict:
+    "(section, setting) -> the value of every config field and study setting of `preset`."
+    cfg, settings = make_config('ape', preset, **(overrides or {})), {**PRESETS[preset].study, **(study or {})}
+    values = {(s, f.name): getattr(getattr(cfg, s), f.name) for s in SECTIONS for f in fields(getattr(cfg, s))}
+    values |= {('study', k): settings.get(k, "the data set's own") for k in STUDY_ROWS if k in settings or
+               k == 'normalisation'}
+    if not values[('model', 'rope_base')]:
+        values[('model', 'rope_base')] = f"{ROPE_VARIANTS[cfg.model.rope_variant]:g} (the variant's default)"
+    return {key: v for key, v in values.items() if key[1] not in DEVIATION_SKIP}
+
+# %% ../nbs/lib/00_core.ipynb #d3c0de01
+CODE_ROWS = [  # what the code does that no config field names: (section, setting, paper, source, ours, why)
+    ('train', 'no weight decay', 'not reported (no training code was released)', 'not reported',
+     'biases, LayerNorm weights, the CLS token', "never weight-decayed, whatever `pe_weight_decay` says: only weight "
+     "matrices decay (`param_groups`, lib/12_training), timm's convention. Project choice"),
+    ('model', 'SPE CLS row', 'undefined: the released code adds a `cls_pos` it never creates', 'released code', 'zero',
+     'SPE adds nothing to the CLS token (lib/06_models), as RoPE leaves CLS unrotated; so α scales no CLS term. '
+     'Project choice'),
+    ('study', 'α-scaled PEs', 'APE (4 seeds) and SPE (1 seed); RoPE is not scaled (no equivalent scaling defined for '
+     'a multiplicative encoding)', 'paper: §4.5, App. B', ', '.join(SWEPT) + ', every seed',
+     "our extension: RoPE's rotation angles are multiplied by α (lib/06_models), a sweep with no counterpart in the "
+     "paper; SPE on every seed, not one"),
+]
+CORRUPTION_ROW = ('study', 'corruption pixels', 'JPEG quality 5 and a 5x5 Gaussian blur, σ 2.5, on 224-px RGB images',
+                  'paper: §5.4; released code (the 5x5 kernel)', 'the same settings on {img}-px {kind} images',
+                  "the paper's pixel settings kept, so their strength relative to the image is not the paper's (JPEG "
+                  "works on 8x8 blocks, the blur window is 5 px wide): measured FS far from the paper's; the severity "
+                  "ladders and the damage-matched severity show the rest (lib/14_corruptions). Scale")
+
+def code_rows(preset:str='cpu') -> list:
+    "The `CODE_ROWS` of a preset, and the corruption row where its images are not the paper's 224-px RGB."
+    m = PRESETS[check_choice(preset, PRESETS, 'preset')].run.model
+    rows = list(CODE_ROWS)
+    if (m.img_size, m.in_chans) != (224, 3):
+        s, k, paper, source, ours, why = CORRUPTION_ROW
+        rows.append((s, k, paper, source, ours.format(img=m.img_size, kind='greyscale' if m.in_chans == 1 else 'RGB'), why))
+    return [dict(zip(('section', 'setting', 'paper', 'source', 'ours', 'why'), r)) for r in rows]
+
+# %% ../nbs/lib/00_core.ipynb #d3c0de02
 def deviations(preset:str='cpu', # one of `PRESETS`
                overrides:dict|None=None, # config overrides of the runs (a reproduction's plan)
                study:dict|None=None, # study settings that differ from the preset's defaults
               ) -> list:
-    "Rows (section, setting, paper, source, ours, why) for every config field and study setting of a preset."
-    p = PRESETS[check_choice(preset, PRESETS, 'preset')]
-    cfg, settings, rows = make_config('ape', preset, **(overrides or {})), {**p.study, **(study or {})}, []
-    values = {(s, f.name): getattr(getattr(cfg, s), f.name) for s in SECTIONS for f in fields(getattr(cfg, s))}
-    values |= {('study', k): settings.get(k, "the data set's own") for k in STUDY_ROWS}
-    for (section, k), v in values.items():
-        if k in DEVIATION_SKIP: continue
-        paper, source = PAPER_SETTINGS.get(k) or ('not reported', '')
-        if k == 'rope_base' and not v: v = f"{ROPE_VARIANTS[cfg.model.rope_variant]:g} (the variant's default)"
-        why = p.reasons.get(k, 'as the paper' if paper != 'not reported' else '')
+    "Rows (section, setting, paper, source, ours, why) for every config field, study setting and `CODE_ROWS` entry."
+    p, rows = PRESETS[check_choice(preset, PRESETS, 'preset')], []
+    ref = _values('paper')  # the paper's recipe where it reports one (Table 2, the released code)
+    for (section, k), v in _values(preset, overrides, study).items():
+        paper, source = PAPER_SETTINGS.get(k) or ('not reported', 'not reported')
+        same = _text(v) == _text(ref.get((section, k)))
+        why = p.reasons.get(k) or ('as the paper' if same and source != 'not reported'
+                                   else f"the `{preset}` preset's value: no reason recorded")
         if k in (overrides or {}) or k in (study or {}): why = f"overridden (the `{preset}` preset: {why})"
         rows.append(dict(section=section, setting=k, paper=paper, source=source, ours=_text(v), why=why))
-    return rows
+    return rows + code_rows(preset)
 
 # %% ../nbs/lib/00_core.ipynb #0c5561ca
 def config_to_dict(cfg:ExperimentConfig) -> dict:

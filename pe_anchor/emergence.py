@@ -12,12 +12,12 @@ from .core import PAPER_LABELS, RPI_ESTIMATORS
 from .machine import use_threads
 from .models import build_model
 from .measure import eval_set
-from .study import StudyConfig, select_runs
-from .executor import map_runs
+from .study import StudyConfig, select_runs, run_tables, in_key_order
 from .interventions import MAX_FIGURE_WIDTH, SD_NOTE, figure_title, in_condition_order, model_profiles
 
 # %% auto #0
-__all__ = ['EMERGENCE_COLUMNS', 'epoch_models', 'run_emergence', 'emergence_table', 'emergence_summary', 'plot_emergence']
+__all__ = ['EMERGENCE_COLUMNS', 'epoch_models', 'run_emergence', 'emergence_per_run', 'emergence_combine', 'emergence_table',
+           'emergence_summary', 'plot_emergence']
 
 # %% ../nbs/lib/19_emergence.ipynb #5af26d4c
 EMERGENCE_COLUMNS = ['condition', 'seed', 'epoch', 'layer', 'permuted', 'ssdc', 'perm_sd', 'n_perms', 'n_images',
@@ -32,6 +32,7 @@ def epoch_models(run) -> list:
 def run_emergence(run, # a finished `Run` (its kept epoch weights)
                   n_perms:int, # K, permutations per RPI estimator
                   rpi, # RPI estimators, e.g. `study.rpi`
+                  half:str='all', # the half of the test split measured (`StudyConfig.report_half`)
                  ) -> pd.DataFrame:
     "Per-epoch SSDC of one run (unpermuted and under each estimator), with each epoch's clean test accuracy."
     cfg = run.config
@@ -39,21 +40,35 @@ def run_emergence(run, # a finished `Run` (its kept epoch weights)
         s = run.ssdc
         if 'site' in s: s = s[s.site == 'ln1']
         return s.assign(perm_sd=np.nan, n_perms=1).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
-    data = eval_set(cfg, cfg.train.ssdc_images or None)
+    data = eval_set(cfg, cfg.train.ssdc_images or None, half)
     rows = [model_profiles(m, data, n_perms, rpi, cfg.train.eval_batch_size, condition=cfg.condition,
                            seed=cfg.train.seed).assign(epoch=e) for e, m in epoch_models(run)]
     return pd.concat(rows, ignore_index=True).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
+
+def emergence_per_run(run, # a finished `Run`
+                      study:StudyConfig, # its `n_perms`, `rpi` and split
+                      cache_dir=None, device=None, # unused: every analysis's per-run function takes them
+                     ) -> dict:
+    "The per-run table of the emergence analysis: {'emergence': `run_emergence` on the study's report half}."
+    t = run_emergence(run, study.n_perms, study.rpi, study.report_half)
+    return dict(emergence=t.assign(preset=run.config.preset))
+
+def emergence_combine(study:StudyConfig, # the study
+                      tables:dict, # {'emergence': the per-run rows of its runs, stacked in any order}
+                      reference=None, # unused (no paper values of training dynamics)
+                     ) -> dict:
+    "{'emergence': every run's rows, (condition, seed) in alphabetical order, in `EMERGENCE_COLUMNS`}."
+    em = tables.get('emergence')
+    if em is None or not len(em): return dict(emergence=pd.DataFrame(columns=EMERGENCE_COLUMNS))
+    return dict(emergence=in_key_order(em, sorted(study.analysed_keys)).reindex(columns=EMERGENCE_COLUMNS))
 
 def emergence_table(study:StudyConfig, # its conditions, seeds, `rpi` and `n_perms`
                     runs:dict, # {(condition, seed): Run} holding the study's runs
                     executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
                    ) -> pd.DataFrame:
     "Per-epoch SSDC (every layer, unpermuted and under each RPI estimator) of every run, with clean test accuracy."
-    rs = select_runs(runs, sorted(study.analysed_keys))  # (condition, seed) in alphabetical order
-    rows = [t.assign(preset=r.config.preset)
-            for r, t in zip(rs, map_runs(run_emergence, rs, study.n_perms, study.rpi, executor=executor))]
-    return (pd.concat(rows, ignore_index=True).reindex(columns=EMERGENCE_COLUMNS) if rows
-            else pd.DataFrame(columns=EMERGENCE_COLUMNS))
+    rs = select_runs(runs, sorted(study.analysed_keys))
+    return emergence_combine(study, run_tables(emergence_per_run, rs, study, executor=executor))['emergence']
 
 # %% ../nbs/lib/19_emergence.ipynb #74f107f8
 def emergence_summary(em:pd.DataFrame) -> pd.DataFrame:

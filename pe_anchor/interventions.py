@@ -143,7 +143,7 @@ def run_profiles(run, # a finished `Run`
                 ) -> pd.DataFrame:
     "Per-layer SSDC of one run's final model (and its initialisation), unpermuted and under each RPI estimator."
     c, s = run.config.condition, run.config.train.seed
-    data, bs = eval_set(run.config, study.n_images), run.config.train.eval_batch_size
+    data, bs = eval_set(run.config, study.n_images, study.report_half), run.config.train.eval_batch_size
     models = [(True, run.model)]
     if untrained:
         first = untrained_model(c, study.preset, s, **study.run_overrides)
@@ -295,7 +295,8 @@ def model_rpi_accuracy(model, data, n_perms:int=N_PERMS, batch_size:int=500, rpi
 def run_rpi_accuracy(run, study:StudyConfig, rpi:str) -> dict:
     "Clean accuracy and accuracy under RPI of one finished run, with chance level."
     cfg = run.config
-    return model_rpi_accuracy(run.model, eval_set(cfg, study.n_images), study.n_perms, cfg.train.eval_batch_size, rpi,
+    data = eval_set(cfg, study.n_images, study.report_half)
+    return model_rpi_accuracy(run.model, data, study.n_perms, cfg.train.eval_batch_size, rpi,
                               condition=cfg.condition, seed=cfg.train.seed, chance=1 / cfg.model.num_classes)
 
 def rpi_accuracy(study:StudyConfig, # conditions, seeds, n_perms, n_images

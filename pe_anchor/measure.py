@@ -16,10 +16,26 @@ from .models import draw_permutation
 from .data import ImageSet, get_dataset, eval_tensors, normalize, spread_indices
 
 # %% auto #0
-__all__ = ['EvalSet', 'eval_set', 'forward_batches', 'stream_tokens', 'check_images', 'predict', 'accuracy', 'seed_summary',
-           'paper_reference']
+__all__ = ['HALVES', 'half_indices', 'EvalSet', 'eval_set', 'forward_batches', 'stream_tokens', 'check_images', 'predict',
+           'accuracy', 'seed_summary', 'paper_reference']
 
 # %% ../nbs/lib/09_measure.ipynb #8cadcb1f
+HALVES = ('all', 'selection', 'report')  # the halves of a test split (`SPLITS` in core says which a study uses)
+
+def half_indices(labels:torch.Tensor, # int64 class labels of a whole split
+                 half:str, # one of `HALVES`
+                ) -> torch.Tensor|None:
+    """Indices of `half` of a labelled split (None for 'all'): within each class the images are ranked by their
+    index; even ranks form the selection half, odd ranks the report half. No random number: the rule is the data's."""
+    check_choice(half, HALVES, 'half')
+    if half == 'all': return None
+    order = torch.argsort(labels, stable=True)  # by class, then by index
+    counts = torch.bincount(labels)
+    starts = torch.cumsum(counts, 0) - counts
+    ranks = torch.empty_like(order)
+    ranks[order] = torch.arange(len(labels)) - starts[labels[order]]
+    return torch.nonzero(ranks % 2 == int(half == 'report')).flatten()
+
 class EvalSet(NamedTuple):
     "Evaluation images in memory: uint8 (N, C, H, W), int64 labels, and the normalisation of their dataset."
     images:torch.Tensor; labels:torch.Tensor; mean:tuple; std:tuple
@@ -29,20 +45,37 @@ class EvalSet(NamedTuple):
         idx = spread_indices(len(self.images), n_images or None)
         return self if idx is None else EvalSet(self.images[idx], self.labels[idx], self.mean, self.std)
 
+    def half(self, half:str='all') -> 'EvalSet':
+        "The images of `half` (`half_indices`); 'all' is the set itself."
+        idx = half_indices(self.labels, half)
+        return self if idx is None else EvalSet(self.images[idx], self.labels[idx], self.mean, self.std)
+
+# %% ../nbs/lib/09_measure.ipynb #835f4554
 @lru_cache(maxsize=1)
 def _test_split(data, img_size:int, n_images):
     "The test split of `data` at `img_size`, limited to `n_images`, cached (one preset at a time)."
     ds = get_dataset(data.name, 'test', img_size, data.root)
     return EvalSet(*eval_tensors(ds, n_images), ds.mean, ds.std)
 
+@lru_cache(maxsize=4)
+def _half_split(data, img_size:int, half:str, n_images):
+    "`n_images` evenly spaced images of one half of the test split, cached."
+    return _test_split(data, img_size, None).half(half).subset(n_images)
+
 def eval_set(source, # a run config (its test split), an `ImageSet`, an `EvalSet` or (images, labels, mean, std)
              n_images=None, # at most this many images, evenly spaced (None or 0 = all)
+             half:str='all', # 'all', or the 'selection' or 'report' half (`half_indices`), before `n_images`
             ) -> EvalSet:
     "The evaluation data of `source`: the one loader every analysis uses."
     n = None if n_images is None else parse_int(n_images, 'n_images (0 = all test images)', 0) or None
-    if isinstance(source, ExperimentConfig): return _test_split(source.data, source.model.img_size, n)
-    if isinstance(source, ImageSet): return EvalSet(*eval_tensors(source, n), source.mean, source.std)
-    if isinstance(source, (tuple, list)) and len(source) == 4: return EvalSet(*source).subset(n)
+    check_choice(half, HALVES, 'half')
+    if isinstance(source, ExperimentConfig):
+        if half == 'all': return _test_split(source.data, source.model.img_size, n)
+        return _half_split(source.data, source.model.img_size, half, n)
+    if isinstance(source, ImageSet):
+        if half == 'all': return EvalSet(*eval_tensors(source, n), source.mean, source.std)
+        return EvalSet(*eval_tensors(source), source.mean, source.std).half(half).subset(n)
+    if isinstance(source, (tuple, list)) and len(source) == 4: return EvalSet(*source).half(half).subset(n)
     raise TypeError(f"eval_set takes a run config, an ImageSet, an EvalSet or (images, labels, mean, std); "
                     f"got {type(source).__name__}")
 

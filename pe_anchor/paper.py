@@ -4,12 +4,12 @@
 
 # %% ../nbs/lib/24_paper.ipynb #451c75f5
 from __future__ import annotations
-import dataclasses, shutil, time
+import contextlib, dataclasses, logging, shutil, time, warnings
 from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from tqdm.auto import tqdm
-from .core import CONDITIONS, PRESETS, package_version, parse_seeds
+from .core import CONDITIONS, PRESETS, RPI_ESTIMATORS, package_version, parse_seeds
 from .files import (save_table, atomic_write, check_inside, check_folder_choice, check_out_dir, claim_out_dir,
                              out_dir_lock)
 from .machine import check_device
@@ -27,11 +27,12 @@ from .claims import claims_table
 from .render import render_report, static_image
 
 # %% auto #0
-__all__ = ['PLOTLY_MIME', 'SECTION_NOTEBOOKS', 'TABLE_UNITS', 'REPORT_NOTEBOOK', 'nbs_dir', 'run_notebook', 'add_static_fallback',
-           'pe_param', 'executor_param', 'notebook_params', 'compute_unit', 'run_unit', 'load_tables',
-           'committed_tables', 'describe_committed', 'check_data', 'step_costs', 'default_out_dir', 'progress_bar',
-           'advance', 'analysis_steps', 'write_report', 'check_inputs', 'run_steps', 'reproduce', 'check_rerender',
-           'rerender']
+__all__ = ['PLOTLY_MIME', 'SECTION_NOTEBOOKS', 'LOG_FILE', 'TABLE_UNITS', 'REPORT_COST', 'REPORT_NOTEBOOK', 'PLUMBING_PRESETS',
+           'nbs_dir', 'logged_kernel_manager', 'logged_to', 'plugin_cell', 'with_plugins', 'run_notebook',
+           'add_static_fallback', 'pe_param', 'executor_param', 'notebook_params', 'compute_unit', 'run_unit',
+           'load_tables', 'committed_tables', 'describe_committed', 'check_data', 'step_costs', 'default_out_dir',
+           'progress_bar', 'advance', 'analysis_steps', 'write_report', 'check_inputs', 'run_steps', 'verdict_lines',
+           'where_lines', 'summary_lines', 'reproduce', 'check_rerender', 'rerender']
 
 # %% ../nbs/lib/24_paper.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -39,9 +40,68 @@ def nbs_dir() -> Path:
     import pe_anchor
     return Path(pe_anchor.__file__).resolve().parent.parent / 'nbs'
 
-def run_notebook(name:str, dest, parameters:dict, cwd=None) -> Path:
+def logged_kernel_manager(log):
+    """An `AsyncKernelManager` class whose kernels write their own stdout and stderr into the open file `log`, and
+    are shut down without the SIGINT jupyter_client sends first (a kernel still finishing a message then logs
+    `ERROR | KeyboardInterrupt caught in kernel`, the last line of a successful run)."""
+    from jupyter_client.manager import AsyncKernelManager
+    class LoggedKernelManager(AsyncKernelManager):
+        async def start_kernel(self, **kw): return await super().start_kernel(**(kw | dict(stdout=log, stderr=log)))
+        async def _async_interrupt_kernel(self):
+            if not self.shutting_down: await super()._async_interrupt_kernel()  # a finished notebook needs none
+        interrupt_kernel = _async_interrupt_kernel
+    return LoggedKernelManager
+
+def _log_warning(log, message, category, filename, lineno, file=None, line=None):
+    "`warnings.showwarning` into the open file `log`."
+    log.write(warnings.formatwarning(message, category, filename, lineno, line)); log.flush()
+
+@contextlib.contextmanager
+def logged_to(log):
+    "Inside the block, Python warnings and log records (papermill's, the kernel client's) go to the open file `log`."
+    handler = logging.StreamHandler(log)
+    handler.setFormatter(logging.Formatter('%(asctime)s %(name)s %(levelname)s | %(message)s'))
+    logging.getLogger().addHandler(handler)
+    try:
+        with warnings.catch_warnings():  # restores the filters and `showwarning` on exit
+            warnings.simplefilter('default')
+            warnings.showwarning = lambda *a, **kw: _log_warning(log, *a, **kw)
+            yield log
+    finally: logging.getLogger().removeHandler(handler)
+
+# %% ../nbs/lib/24_paper.ipynb #5e0c4a13
+def plugin_cell(plugins) -> str:
+    "The code of a first cell that imports the modules `plugins` (names, importable here) in a notebook's kernel."
+    import importlib
+    found = []
+    for name in plugins:
+        f = Path(importlib.import_module(name).__file__).resolve()
+        found.append((str(f.parents[name.count('.') + (f.name == '__init__.py')]), name))  # the folder on sys.path
+    return ("import importlib, sys  # injected by pe_anchor.paper.run_notebook: the run's plug-in modules\n"
+            f"for folder, name in {found!r}:\n"
+            "    if folder not in sys.path: sys.path.insert(0, folder)\n"
+            "    importlib.import_module(name)\n")
+
+def with_plugins(src:Path, plugins):
+    "The notebook `src` as papermill's input: its path, or, with `plugins`, the notebook with their import cell first."
+    import nbformat
+    if not plugins: return str(src)
+    nb = nbformat.read(str(src), as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(plugin_cell(plugins), metadata=dict(tags=['plugins'])))
+    return nb
+
+def _record_source(path, src:Path):
+    "Name `src` as the input of the executed notebook `path` (papermill records an in-memory input as itself)."
+    import nbformat
+    nb = nbformat.read(str(path), as_version=4); nb.metadata.papermill['input_path'] = str(src)
+    with atomic_write(path, 'w') as f: nbformat.write(nb, f)
+
+def run_notebook(name:str, dest, parameters:dict, cwd=None,
+                 log=None, # warnings and the kernel's own output (default: `papermill.log` beside `dest`)
+                 plugins=(), # modules to import first in the kernel (`plugin_cell`)
+                ) -> Path:
     """Execute `nbs/<name>.ipynb` (or a notebook path) with papermill on the `python3` kernel; the executed copy goes
-    to `dest`."""
+    to `dest`, warnings and the kernel's own output to `log`."""
     import papermill as pm
     src = Path(name) if str(name).endswith('.ipynb') else nbs_dir() / f'{name}.ipynb'
     if not src.exists():
@@ -49,9 +109,14 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None) -> Path:
                                 f"(or use engine='direct')")
     dest = Path(dest); dest.parent.mkdir(parents=True, exist_ok=True)
     part, failed = dest.with_name(f'.{dest.name}.partial'), dest.with_name(dest.stem + '.failed.ipynb')
+    log = Path(log or dest.parent / 'papermill.log'); log.parent.mkdir(parents=True, exist_ok=True)
     try:
-        pm.execute_notebook(str(src), str(part), parameters=parameters, kernel_name='python3', progress_bar=False,
-                            cwd=str(cwd or src.parent))
+        with open(log, 'a') as f, logged_to(f):
+            f.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {src.name} -> {dest}\n"); f.flush()
+            pm.execute_notebook(with_plugins(src, plugins), str(part), parameters=parameters, kernel_name='python3',
+                                progress_bar=False, cwd=str(cwd or src.parent),
+                                kernel_manager_class=logged_kernel_manager(f))
+        if plugins: _record_source(part, src)
         add_static_fallback(part)
     except Exception as e:
         if type(e).__name__ == 'NoSuchKernel':
@@ -108,13 +173,16 @@ def notebook_params(unit:str, study:StudyConfig, dest, cache_root, executor=None
                  emergence=rpi)
     return p | extra[unit]
 
+LOG_FILE = 'logs/papermill.log'  # in a reproduction's folder: warnings and the kernels' own output
+
 def compute_unit(unit:str, # one of `ANALYSES`
-                 study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None, executor=None):
+                 study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None, executor=None,
+                 plugins=()): # the papermill engine: modules each notebook imports first (`plugin_cell`)
     "The tables of analysis `unit` for the study, in `dest`: its notebook executed by papermill, or its function."
     if engine == 'papermill':
         nb = SECTION_NOTEBOOKS[unit]
         params = notebook_params(unit, study, dest, cache_root, executor)
-        return run_notebook(nb, out / 'notebooks' / f'{nb}.ipynb', params)
+        return run_notebook(nb, out / 'notebooks' / f'{nb}.ipynb', params, log=out / LOG_FILE, plugins=plugins)
     corrupted, ref = corrupted_dir(cache_root), paper_reference()
     if unit == 'interventions':
         iv = interventions_experiment(study, runs, reference=ref, device=device, executor=executor)
@@ -203,6 +271,8 @@ def check_data(study:StudyConfig, train:bool=False) -> tuple:
     n_test = len(dataset_for(cfg, 'test'))
     return n_test, len(dataset_for(cfg, 'train')) if train else 0
 
+REPORT_COST = 180.  # the report notebook, executed and rendered: measured on smoke (see below)
+
 def step_costs(study:StudyConfig, n_test:int, n_train:int) -> dict:
     "Rough cost of each kind of step, in forward passes over the test split (for the time-remaining estimate)."
     cfg = study.config('ape', 0)
@@ -215,7 +285,7 @@ def step_costs(study:StudyConfig, n_test:int, n_train:int) -> dict:
                 fragility=f05 * (runs * (1 + len(study.corruptions)) + study.matched * pe_runs * 3) + 1,
                 interventions=f06 * runs * 3 * (1 + P) + 1, scaling=f06 * sweeps * len(study.pe_scales) * (3 + P) + 1,
                 emergence=runs * (cfg.train.epochs + 1) * (1 + P) * cfg.train.ssdc_images / n_test,
-                claims=0.01, report=2.0)
+                claims=0.01, report=REPORT_COST)
 
 # %% ../nbs/lib/24_paper.ipynb #e6f40b72
 def default_out_dir(preset:str) -> Path:
@@ -232,24 +302,24 @@ def advance(bar, cost:float):
     bar.update(min(cost, max(bar.total - bar.n, 0)))
 
 def analysis_steps(study:StudyConfig, engine:str, out, cache_root, device, runs:dict, report:bool,
-                   executor=None) -> list:
+                   executor=None, plugins=()) -> list:
     "(unit, compute) of every unit, in order."
-    steps = [(u, lambda d, u=u: compute_unit(u, study, engine, runs, d, out, cache_root, device, executor))
+    steps = [(u, lambda d, u=u: compute_unit(u, study, engine, runs, d, out, cache_root, device, executor, plugins))
              for u in ANALYSES]
     claims = lambda d: save_table(claims_table(load_tables(out, units=ANALYSES), paper_reference()), d / 'claims.csv')
     steps.append(('claims', claims))
-    if report: steps.append(('report', lambda d: write_report(out, d, study, cache_root)))
+    if report: steps.append(('report', lambda d: write_report(out, d, study, cache_root, plugins)))
     return steps
 
 # %% ../nbs/lib/24_paper.ipynb #f1efa807
 REPORT_NOTEBOOK = '08_claims'  # nbs/08_claims.ipynb: the claims and the report, executed against a reproduction
 
-def write_report(out, dest, study:StudyConfig, cache_root) -> Path:
+def write_report(out, dest, study:StudyConfig, cache_root, plugins=()) -> Path:
     "Execute the report notebook against `out` into `out/notebooks/08_claims.ipynb`; render it to `dest/report.html`."
     out = Path(out)
     ex = run_notebook(REPORT_NOTEBOOK, out / 'notebooks' / f'{REPORT_NOTEBOOK}.ipynb',
                       dict(preset=study.preset, seeds=list(study.seeds), out_dir=str(out), cache_root=str(cache_root)),
-                      cwd=out)
+                      cwd=out, log=out / LOG_FILE, plugins=plugins)
     return render_report(ex, Path(dest) / 'report.html', title='pe_anchor: reproduction report')
 
 # %% ../nbs/lib/24_paper.ipynb #7ee11029
@@ -279,6 +349,43 @@ def run_steps(steps:list, out:Path, prints:dict, bar, costs:dict) -> list:
     bar.close()
     return log
 
+# %% ../nbs/lib/24_paper.ipynb #5e0c4a22
+PLUMBING_PRESETS = ('smoke',)  # presets whose verdicts say nothing about the paper (synthetic images, a tiny model)
+
+def _verdict(row:pd.Series) -> str:
+    "A claim's verdict: one word, or one per RPI estimator where they differ."
+    vs = {e: row[f'verdict_{e}'] for e in RPI_ESTIMATORS if f'verdict_{e}' in row}
+    if len(set(vs.values())) == 1: return next(iter(vs.values()))
+    return ', '.join(f"{v} ({e} RPI)" for e, v in vs.items())
+
+def verdict_lines(claims:pd.DataFrame, # `claims.csv` (`claims_table`)
+                  preset:str) -> list:
+    "One line per claim (its verdict and what it claims), or, at a plumbing preset, one line saying there is none."
+    firsts = claims.groupby('claim', sort=False).first()
+    if preset in PLUMBING_PRESETS:
+        seen = ', '.join(sorted(set(firsts.apply(_verdict, axis=1))))
+        return [f"{preset}: a plumbing check, not a result ({len(firsts)} claims ran end to end; their verdicts "
+                f"({seen}) say nothing about the paper)"]
+    return ['verdicts (claims.csv):'] + [f"  {c} {_verdict(r)}: {r.claim_text}" for c, r in firsts.iterrows()]
+
+# %% ../nbs/lib/24_paper.ipynb #5e0c4a24
+def _duration(seconds:float) -> str: return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+
+def where_lines(out:Path) -> list:
+    "Where a reproduction's outputs are, one line each (those that exist)."
+    figs = len(list((out / 'figures').glob('*.png')))
+    items = [('output', out, ''), ('report', out / 'report.html', ''), ('claims', out / 'claims.csv', ''),
+             ('figures', out / 'figures', f' ({figs} figures, PNG and SVG)'), ('notebooks', out / 'notebooks', ''),
+             ('log', out / LOG_FILE, " (warnings; the kernels' own output)")]
+    return [f"  {k:<10}{p}{note}" for k, p, note in items if p.exists()]
+
+def summary_lines(out:Path, preset:str, steps:pd.DataFrame, seconds:float) -> list:
+    "The end of a run: how long, what ran, where everything is, the verdicts."
+    claims = out / 'claims.csv'
+    return [f"done in {_duration(seconds)}: {(steps.status == 'ran').sum()} steps ran, "
+            f"{(steps.status == 'reused').sum()} reused", *where_lines(out),
+            *(verdict_lines(pd.read_csv(claims), preset) if claims.exists() else ['no claims.csv yet'])]
+
 # %% ../nbs/lib/24_paper.ipynb #8d74b9be
 def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(...)`, or a preset name (its defaults)
               out_dir=None, # where tables, notebooks and the report go (default `outputs/<preset>`)
@@ -289,6 +396,7 @@ def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(..
               progress:bool=True, # the progress bar
               executor=None, # where runs train and per-run analyses run (`make_executor`; default a local pool)
               adopt_out_dir:bool=False, # write into a non-empty `out_dir` that pe_anchor did not make
+              plugins=(), # the papermill engine: modules each notebook imports first (`plugin_cell`)
              ) -> dict:
     "Train or load every run, run (or reuse) every analysis, test the claims and render the report; returns what ran."
     study, engine, out, cache = check_inputs(study, engine, device, out_dir, cache_root, adopt_out_dir)
@@ -306,12 +414,11 @@ def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(..
         runs = study_runs(study, cache, device, progress, executor=executor, log=trained)
         log = [dict(step=f"train {r['condition']} s{r['seed']}", status='ran' if r['status'] == 'trained' else 'reused',
                     seconds=r['seconds']) for r in trained]
-        log += run_steps(analysis_steps(study, engine, out, cache, device, runs, report, executor), out, prints,
+        steps = analysis_steps(study, engine, out, cache, device, runs, report, executor, plugins)
+        log += run_steps(steps, out, prints,
                          progress_bar(sum(costs[u] for u in todo), progress), costs)
         log = pd.DataFrame(log); save_table(log, out / 'steps.csv')
-    if progress:
-        print(f"done in {time.time() - t0:.1f} s: {(log.status == 'ran').sum()} steps ran, "
-              f"{(log.status == 'reused').sum()} reused" + (f"; report {out / 'report.html'}" if report else ''))
+    if progress: print('\n'.join(summary_lines(out, study.preset, log, time.time() - t0)))
     return dict(out_dir=out, study=study, engine=engine, steps=log, seconds=time.time() - t0,
                 report=out / 'report.html' if report else None)
 
@@ -332,6 +439,7 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
              report:bool=True, # also execute and render the report
              progress:bool=True,
              adopt_out_dir:bool=False, # redo a reproduction whose folder has no pe_anchor marker (made before markers)
+             plugins=(), # modules the report notebook imports first (`plugin_cell`)
             ) -> dict:
     """Redo the claims (and the report) of a finished reproduction from its tables alone: no run cache, no training.
     For a change to the claims or the report code; a changed analysis needs `reproduce`."""
@@ -340,10 +448,11 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         study, engine, prints = check_rerender(out, adopt_out_dir)  # again, now that no one else writes
         write_plan(out, study, engine)
-        for unit, compute in analysis_steps(study, engine, out, default_cache_root(), None, {}, report):
+        for unit, compute in analysis_steps(study, engine, out, default_cache_root(), None, {}, report,
+                                            plugins=plugins):
             if unit not in ('claims', 'report'): continue
             st = time.time(); run_unit(out, unit, prints[unit], compute)
             log.append(dict(step=unit, status='ran', seconds=time.time() - st))
-    if progress: print(f"claims{' and report' if report else ''} redone in {time.time() - t0:.1f} s: {out}")
+    if progress: print('\n'.join(summary_lines(out, study.preset, pd.DataFrame(log), time.time() - t0)))
     return dict(out_dir=out, study=study, engine=engine, steps=pd.DataFrame(log), seconds=time.time() - t0,
                 report=out / 'report.html' if report else None)

@@ -12,11 +12,12 @@ from .machine import provenance
 from .training import run_dir
 from .study import StudyConfig, study_from_dict, study_to_dict
 from .claims import claim_thresholds
+from .units import ANALYSIS_UNITS, analysis_settings
 
 # %% auto #0
-__all__ = ['UNITS', 'ANALYSES', 'PUBLISHED', 'SHA256', 'check_engine', 'run_names', 'fingerprint_settings', 'unit_fingerprints',
-           'manifest_path_problem', 'check_manifest', 'read_manifest', 'file_sha256', 'unit_problem', 'unit_done',
-           'record_unit', 'drop_unit', 'write_plan', 'read_plan']
+__all__ = ['ANALYSES', 'UNITS', 'PUBLISHED', 'SHA256', 'check_engine', 'run_names', 'unit_fingerprints', 'manifest_path_problem',
+           'check_manifest', 'read_manifest', 'file_sha256', 'unit_problem', 'unit_done', 'record_unit', 'drop_unit',
+           'write_plan', 'read_plan']
 
 # %% ../nbs/lib/23_plan.ipynb #780b885a
 def check_engine(engine:str, # one of `ENGINES`
@@ -34,31 +35,20 @@ def run_names(study:StudyConfig) -> list:
     return [run_dir(study.config(c, s), '.').name for c, s in study.run_keys]
 
 # %% ../nbs/lib/23_plan.ipynb #60383aba
-UNITS = ('interventions', 'fragility', 'scaling', 'emergence', 'claims', 'report')  # in the order they run
-ANALYSES = UNITS[:4]  # the units that read the runs; the claims and the report read their tables
+ANALYSES = tuple(ANALYSIS_UNITS)  # the units that read the runs (the registry of `pe_anchor.units`)
+UNITS = (*ANALYSES, 'claims', 'report')  # in the order they run; the claims and the report read their tables
 
 def _hash(*parts) -> str:
     "Short SHA-256 of `parts` and the package version."
     return hashlib.sha256(json.dumps([package_version(), *parts],
                                      sort_keys=True, default=str).encode()).hexdigest()[:16]
 
-def fingerprint_settings(study:StudyConfig) -> dict:
-    "The study's analysis settings as the fingerprints hash them."
-    grid = ','.join(study.corruption_names) if study.own_severities else [list(p) for p in study.corruptions]
-    s = dict(corruptions=grid, fragility_images=study.fragility_images, matched=study.matched, rpi=list(study.rpi),
-             n_perms=study.n_perms, pe_scales=list(study.pe_scales), n_images=study.n_images)
-    return s | (dict(allow_extrapolation=True) if study.allow_extrapolation else {})
-
 def unit_fingerprints(study:StudyConfig, engine:str) -> dict:
-    "The fingerprint of every unit of a reproduction of `study` by `engine`."
-    s = fingerprint_settings(study)
+    """The fingerprint of every unit of a reproduction of `study` by `engine`: each analysis hashes its runs and the
+    settings it declares (`analysis_settings`), the claims hash the analyses and the thresholds."""
     base = dict(preset=study.preset, seeds=list(study.seeds), conditions=list(study.conditions),
                 overrides=study.run_overrides, runs=run_names(study), engine=engine)
-    pick = lambda *names: {n: s[n] for n in names if n in s}
-    k = dict(interventions=_hash('interventions', base, pick('rpi', 'n_perms', 'n_images')),
-             fragility=_hash('fragility', base, pick('corruptions', 'fragility_images', 'matched')),
-             scaling=_hash('scaling', base, pick('rpi', 'n_perms', 'pe_scales', 'n_images', 'allow_extrapolation')),
-             emergence=_hash('emergence', base, pick('rpi', 'n_perms')))
+    k = {n: _hash(n, base, analysis_settings(a, study)) for n, a in ANALYSIS_UNITS.items()}
     k['claims'] = _hash('claims', k, claim_thresholds())
     k['report'] = _hash('report', k)
     return k

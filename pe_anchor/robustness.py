@@ -14,7 +14,7 @@ from .core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, CONDITION_COLORS, 
                             check_choice, as_list)
 from .machine import default_device
 from .measure import eval_set, accuracy, seed_summary, paper_reference
-from .study import StudyConfig, select_runs
+from .study import StudyConfig, select_runs, run_tables, in_key_order
 from .files import save_table
 from .cache import default_cache_root
 from .executor import map_runs, worker_device
@@ -29,7 +29,8 @@ __all__ = ['SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'CORRUPTION_TITLES', 'PA
            'paper_corruption', 'crossing', 'damage_matched', 'plot_severity', 'model_entries', 'fragility_inputs',
            'evaluate_entry', 'corrupted_sets', 'default_corruption_cache', 'fragility_table', 'matched_epochs',
            'run_fragility', 'matched_fragility', 'matched_table', 'plot_matched', 'corrupted_dir', 'curve_results',
-           'fragility_experiment', 'write_results']
+           'epoch_fragility', 'fragility_per_run', 'matched_from_tables', 'fragility_combine', 'fragility_experiment',
+           'write_results']
 
 # %% ../nbs/lib/16_robustness.ipynb #0f487ae0
 def fragility_score(acc_clean, acc_shift):
@@ -478,6 +479,84 @@ def curve_results(df:pd.DataFrame, reference:pd.DataFrame|None=None) -> dict:
     if st.empty: return {}
     return dict(severity=st, severity_summary=severity_curves(df), damage_matched=damage_matched(df, reference))
 
+# %% ../nbs/lib/16_robustness.ipynb #44b24f58
+def _options(study:StudyConfig, corruptions, cache_dir, device) -> dict:
+    "The `fragility_table` options of a study's per-run task: the corruptions at the study's severities."
+    sev = {c: s for c, s in study.severities.items() if c in corruptions}
+    return dict(corruptions=list(corruptions), severities=sev, cache_dir=cache_dir, device=device)
+
+def epoch_fragility(run, # a finished `Run` that kept its per-epoch weights
+                    study:StudyConfig, # corruptions, fragility_images, split
+                    cache_dir=None, device=None,
+                   ) -> dict:
+    """Every kept epoch of one run: FS at the paper's corruptions on the report half (`fragility_epochs`) and clean
+    accuracy on the selection half (`epoch_accuracy`), from which the accuracy-matched epoch is chosen."""
+    cfg, n, sel = run.config, study.fragility_images, study.halves[0]
+    opts = _options(study, [c for c in study.corruption_names if c in PAPER_CORRUPTIONS], cache_dir, device)
+    rep = eval_set(cfg, n, study.report_half)
+    fe = pd.concat([run_fragility(run, e, rep, opts) for e in run.epochs_available()], ignore_index=True)
+    fe = fe.assign(checkpoint='epoch', half=study.report_half)
+    keys = ['condition', 'seed', 'epoch', 'half', 'acc_clean', 'n_images']
+    if sel == study.report_half: return dict(fragility_epochs=fe, epoch_accuracy=fe.drop_duplicates('epoch')[keys])
+    x, y, mean, std = data = eval_set(cfg, n, sel)
+    acc = [dict(condition=cfg.condition, seed=cfg.train.seed, epoch=e, half=sel, n_images=len(y),
+                acc_clean=accuracy(run.load_epoch(e), x, y, mean, std, cfg.train.eval_batch_size))
+           for e in run.epochs_available()]
+    return dict(fragility_epochs=fe, epoch_accuracy=pd.DataFrame(acc)[keys])
+
+def fragility_per_run(run, # a finished `Run`
+                      study:StudyConfig, # corruptions, severities, fragility_images, matched, split
+                      cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
+                      device=None,
+                     ) -> dict:
+    """The per-run tables of the fragility analysis: `fragility` (final weights, every corruption and severity, on
+    each half of the split) and, for a PE run of a study with the matched comparison, `epoch_fragility`'s tables."""
+    cfg, opts = run.config, _options(study, study.corruption_names, cache_dir, device)
+    final = [run_fragility(run, None, eval_set(cfg, study.fragility_images, h), opts).assign(half=h)
+             for h in study.halves]
+    out = dict(fragility=pd.concat(final, ignore_index=True))
+    if study.matched_comparison and cfg.condition != 'none': out |= epoch_fragility(run, study, cache_dir, device)
+    return out
+
+# %% ../nbs/lib/16_robustness.ipynb #d251fb6e
+def matched_from_tables(final:pd.DataFrame, # final-checkpoint fragility rows of the choosing half (`none` included)
+                        epoch_acc:pd.DataFrame, # `epoch_accuracy` rows of the PE runs on the choosing half
+                       ) -> pd.DataFrame:
+    "For each PE run, the kept epoch whose clean accuracy is closest to the mean final accuracy of the `none` runs."
+    none = final[final.condition == 'none'].drop_duplicates(['seed'])
+    if none.empty: raise ValueError("Accuracy matching needs the `none` runs")
+    target, rows = float(none.acc_clean.mean()), []
+    last = final.drop_duplicates(['condition', 'seed']).set_index(['condition', 'seed'])
+    for (c, s), g in epoch_acc.groupby(['condition', 'seed'], sort=False):
+        g = g.sort_values('epoch', kind='stable').reset_index(drop=True)
+        i = (g.acc_clean - target).abs().idxmin()
+        rows.append(dict(condition=c, seed=s, epoch=int(g.epoch[i]), epoch_test_acc=float(g.acc_clean[i]),
+                         target_acc=target, acc_gap=float(g.acc_clean[i]) - target,
+                         final_epoch=int(last.loc[(c, s), 'epoch']), final_test_acc=float(last.loc[(c, s), 'acc_clean'])))
+    return pd.DataFrame(rows)
+
+def fragility_combine(study:StudyConfig, # the study
+                      tables:dict, # the per-run tables of its runs (`fragility_per_run`), stacked in any order
+                      reference:pd.DataFrame|None=None, # the paper's numbers (for the damage-matched severity)
+                     ) -> dict:
+    """The fragility tables of the study: `table` (report half, final and accuracy-matched rows), Table 5, the matched
+    epochs and the severity curves; with `split='halves'` the damage-matched severity is read off the selection half
+    (`selection`, also returned)."""
+    df = in_key_order(tables['fragility'], study.run_keys)
+    sel_half = study.halves[0]
+    table, me = df[df.half == study.report_half], pd.DataFrame()
+    if study.matched_comparison:
+        me = matched_from_tables(df[df.half == sel_half], in_key_order(tables['epoch_accuracy'], study.run_keys))
+        fe = in_key_order(tables['fragility_epochs'], study.run_keys)
+        at = fe.merge(me[['condition', 'seed', 'epoch', 'target_acc', 'acc_gap']], on=['condition', 'seed', 'epoch'])
+        table = pd.concat([table, at.assign(checkpoint='acc-matched')], ignore_index=True)
+    table = table.reset_index(drop=True)
+    res = dict(table=table, table5=table5(table), matched_epochs=me) | curve_results(table, reference)
+    if sel_half != study.report_half:
+        res['selection'] = df[df.half == sel_half].reset_index(drop=True)
+        if 'damage_matched' in res: res['damage_matched'] = damage_matched(res['selection'], reference)
+    return res
+
 # %% ../nbs/lib/16_robustness.ipynb #5e6f7081
 def fragility_experiment(study:StudyConfig, # conditions, seeds, corruptions, matched, fragility_images
                          runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
@@ -487,22 +566,15 @@ def fragility_experiment(study:StudyConfig, # conditions, seeds, corruptions, ma
                          executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
                         ) -> dict:
     "Plain and accuracy-matched fragility of the study's runs, and the severity curves: the tables."
-    rs, n_images = select_runs(runs, study.run_keys), study.fragility_images
-    options = dict(corruptions=study.corruption_names, severities=study.severities, n_images=n_images,
-                   cache_dir=cache_dir, device=device)
-    df = pd.concat(map_runs(run_fragility, rs, None, None, options, executor=executor), ignore_index=True)
-    me = matched_epochs(rs) if study.matched_comparison else pd.DataFrame()
-    if study.matched_comparison:
-        paper_corrs = [c for c in study.corruption_names if c in PAPER_CORRUPTIONS]
-        df = pd.concat([df, matched_fragility(rs, executor=executor, corruptions=paper_corrs, n_images=n_images,
-                                              cache_dir=cache_dir, device=device)], ignore_index=True)
-    res = dict(table=df, table5=table5(df), matched_epochs=me, runs=rs) | curve_results(df)
+    rs = select_runs(runs, study.run_keys)
+    tables = run_tables(fragility_per_run, rs, study, cache_dir, device, executor=executor)
+    res = fragility_combine(study, tables) | dict(runs=rs)
     if out_dir: write_results(res, out_dir)
     return res
 
 RESULT_FILES = dict(table='fragility.csv', table5='table5.csv', matched_epochs='matched_epochs.csv',
                     severity='severity.csv', severity_summary='severity_summary.csv',
-                    damage_matched='damage_matched.csv')  # result -> file name (written when present and not empty)
+                    damage_matched='damage_matched.csv', selection='fragility_selection.csv')  # result -> file name (written when present and not empty)
 
 def write_results(res:dict, out_dir) -> Path:
     "Write the experiment's tables as CSV files into `out_dir`."

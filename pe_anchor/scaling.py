@@ -10,30 +10,31 @@ import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from .core import PAPER_LABELS, CONDITION_COLORS, DEEP, RPI_ESTIMATORS
-from .study import StudyConfig, check_scalable, select_runs
+from .study import StudyConfig, check_scalable, select_runs, run_tables, in_key_order
 from .files import save_table
 from .measure import eval_set, seed_summary
 from .corruptions import PAPER_CORRUPTIONS
 from .robustness import fragility_table
-from .executor import map_runs, worker_device
+from .executor import worker_device
 from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label, in_condition_order,
                                      model_columns, delta_ssdc, model_profile,
                                      profile_summary, reference_profiles, rpi_accuracy, rpi_auc, rpi_measures,
-                                     ssdc_profiles)
+                                     ssdc_profiles, run_profiles, run_rpi_accuracy, PROFILE_COLUMNS)
 
 # %% auto #0
 __all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'SWEEP_PANELS', 'PANEL_CELLS', 'sweep_table', 'run_sweep', 'alpha_sweep',
-           'paper_sweep', 'sweep_summary', 'plot_alpha_sweep', 'rpi_summary', 'write_tables',
+           'scaling_per_run', 'paper_sweep', 'sweep_summary', 'plot_alpha_sweep', 'rpi_summary', 'write_tables',
+           'interventions_per_run', 'interventions_combine', 'scaling_keys', 'scaling_combine',
            'interventions_experiment', 'scaling_experiment']
 
 # %% ../nbs/lib/18_scaling.ipynb #24c8273c
-SWEEP_COLUMNS = ['condition', 'seed', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc',
+SWEEP_COLUMNS = ['condition', 'seed', 'half', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc',
                  'acc_clean', 'acc_jpeg', 'fs_jpeg', 'acc_blur', 'fs_blur', 'chance', 'interpretable',
                  'n_images', 'n_perms', 'preset']
 
 def _fs_wide(fs:pd.DataFrame) -> pd.DataFrame:
-    "Fragility rows (one per corruption) as one row per (condition, seed, alpha): acc_clean, acc_/fs_ per corruption."
-    keys = ['condition', 'seed', 'alpha', 'acc_clean', 'corruption']
+    "Fragility rows (one per corruption) as one row per (condition, seed, half, alpha): acc_clean, acc_/fs_ each."
+    keys = ['condition', 'seed', 'half', 'alpha', 'acc_clean', 'corruption']
     w = fs.set_index(keys)[['acc_shift', 'fs']].unstack('corruption')
     w.columns = [f"{'acc' if m == 'acc_shift' else 'fs'}_{c}" for m, c in w.columns]
     return w.reset_index()
@@ -43,15 +44,15 @@ def sweep_table(fs:pd.DataFrame, # `fragility_table` rows (RPI off) at each alph
                 prof:pd.DataFrame, # RPI `model_profile` rows at each alpha (one or both estimators)
                 chance:float, # 1 / number of classes
                ) -> pd.DataFrame:
-    ("One row per (condition, seed, estimator, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS, "
+    ("One row per (condition, seed, half, estimator, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS, "
      "`interpretable`.")
     model, keys = ['condition', 'seed', 'alpha'], ['condition', 'seed', 'alpha', 'permuted']
     t = _fs_wide(fs).merge(rpi_measures(prof), on=model)
     n = prof[prof.permuted != 'none'].groupby(keys)[['n_images', 'n_perms']].first().reset_index()
     t = t.merge(n, on=keys).assign(chance=chance)
     t['interpretable'] = t.acc_clean >= 2 * chance
-    order = ['condition', 'seed', 'permuted', 'alpha']
-    t = t.reindex(columns=SWEEP_COLUMNS).sort_values(order, ascending=[True, True, True, False])
+    order = ['condition', 'seed', 'half', 'permuted', 'alpha']
+    t = t.reindex(columns=SWEEP_COLUMNS).sort_values(order, ascending=[True, True, True, True, False])
     return t.reset_index(drop=True)
 
 def run_sweep(run, # a finished `Run` of a condition with a PE
@@ -59,11 +60,14 @@ def run_sweep(run, # a finished `Run` of a condition with a PE
               cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
               device=None,
              ) -> pd.DataFrame:
-    "ΔSSDC under RPI, RPI area, clean accuracy and JPEG/blur FS (RPI off) of one run at every α of the study."
+    ("ΔSSDC under RPI and the RPI area (on `n_images` of the report half), clean accuracy and JPEG/blur FS (RPI off; "
+     "on each half of the split) of one run at every α of the study.")
     cfg = run.config
-    data, bs = eval_set(cfg, study.n_images), cfg.train.eval_batch_size
-    fs = fragility_table([run], data, corruptions=PAPER_CORRUPTIONS, pe_scales=study.pe_scales, cache_dir=cache_dir,
-                         device=worker_device(device))
+    data, bs = eval_set(cfg, study.n_images, study.report_half), cfg.train.eval_batch_size
+    n_fs = study.n_images if study.split == 'all' else study.fragility_images  # halves: every image of each half
+    fs = [fragility_table([run], eval_set(cfg, n_fs, h), corruptions=PAPER_CORRUPTIONS, pe_scales=study.pe_scales,
+                          cache_dir=cache_dir, device=worker_device(device)).assign(half=h) for h in study.halves]
+    fs = pd.concat(fs, ignore_index=True)
     prof = [model_profile(run.model, data, e, study.n_perms, a, bs, condition=cfg.condition, seed=cfg.train.seed)
             for a in study.pe_scales for e in study.rpi]
     return sweep_table(fs, pd.concat(prof, ignore_index=True), 1 / cfg.model.num_classes).assign(preset=study.preset)
@@ -77,7 +81,15 @@ def alpha_sweep(study:StudyConfig, # seeds, pe_scales, rpi, n_perms, n_images
                ) -> pd.DataFrame:
     "ΔSSDC under RPI, RPI area, clean accuracy and JPEG/blur FS (RPI off) of every seed at every α."
     rs = select_runs(runs, [(check_scalable(condition), s) for s in study.seeds])
-    return pd.concat(map_runs(run_sweep, rs, study, cache_dir, device, executor=executor), ignore_index=True)
+    return run_tables(scaling_per_run, rs, study, cache_dir, device, executor=executor)['alpha_sweep']
+
+def scaling_per_run(run, # a finished `Run`
+                    study:StudyConfig, # pe_scales, rpi, n_perms, n_images, split
+                    cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
+                    device=None,
+                   ) -> dict:
+    "The per-run table of the scaling analysis: {'alpha_sweep': `run_sweep`} for a swept condition, else {}."
+    return dict(alpha_sweep=run_sweep(run, study, cache_dir, device)) if run.config.condition in study.swept else {}
 
 # %% ../nbs/lib/18_scaling.ipynb #fbbe93c9
 SWEEP_VALUES = ('delta_ssdc', 'fs_jpeg', 'fs_blur', 'acc_clean', 'rpi_auc')
@@ -207,6 +219,42 @@ def write_tables(tables:dict, out_dir) -> list:
     for name, df in tables.items(): save_table(df, out / f'{name}.csv')
     return sorted(out / f'{n}.csv' for n in tables)
 
+# %% ../nbs/lib/18_scaling.ipynb #6ffae6d3
+def interventions_per_run(run, # a finished `Run`
+                          study:StudyConfig, # rpi, n_perms, n_images, split
+                          cache_dir=None, device=None, # unused: every analysis's per-run function takes them
+                         ) -> dict:
+    "The per-run tables of the interventions analysis: SSDC profiles (trained and untrained) and RPI accuracy."
+    prof = run_profiles(run, study)[PROFILE_COLUMNS]
+    return dict(ssdc_profiles=prof, rpi_accuracy=pd.DataFrame([run_rpi_accuracy(run, study, 'image')]))
+
+def interventions_combine(study:StudyConfig, # the study
+                          tables:dict, # the per-run tables of its runs, stacked in any order
+                          reference:pd.DataFrame|None=None, # the paper's values (`paper_reference()`)
+                         ) -> dict:
+    "The interventions tables of the study: profiles, their summary, ΔSSDC and the RPI area, RPI accuracy."
+    prof = in_key_order(tables['ssdc_profiles'], study.analysed_keys)[PROFILE_COLUMNS]
+    acc = in_key_order(tables['rpi_accuracy'], study.analysed_keys)
+    return dict(ssdc_profiles=prof, ssdc_summary=profile_summary(prof), rpi_summary=rpi_summary(prof, reference),
+                rpi_accuracy=acc.assign(rpi_drop=acc.acc_clean - acc.acc_rpi))
+
+def scaling_keys(study:StudyConfig) -> list:
+    "(condition, seed) of the runs the α sweep reads: every swept condition, every seed."
+    return [(c, s) for c in study.swept for s in study.seeds]
+
+def scaling_combine(study:StudyConfig, # the study
+                    tables:dict, # {'alpha_sweep': per-run rows, stacked in any order} (absent: nothing swept)
+                    reference:pd.DataFrame|None=None, # the paper's values (`paper_reference()`)
+                   ) -> dict:
+    """The α-sweep tables: `alpha_sweep` (the report half) and its summary; with `split='halves'` also
+    `alpha_sweep_selection`, the selection half, from which the α of a choice is read."""
+    sw = tables.get('alpha_sweep', pd.DataFrame(columns=SWEEP_COLUMNS))
+    sw = in_key_order(sw, scaling_keys(study)).reindex(columns=SWEEP_COLUMNS)
+    res = dict(alpha_sweep=sw[sw.half == study.report_half].reset_index(drop=True))
+    if study.split != 'all': res['alpha_sweep_selection'] = sw[sw.half == 'selection'].reset_index(drop=True)
+    if study.swept: res['alpha_summary'] = sweep_summary(res['alpha_sweep'], reference)
+    return res
+
 # %% ../nbs/lib/18_scaling.ipynb #7071daf6
 def interventions_experiment(study:StudyConfig, # what to measure (`make_study`)
                              runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
@@ -216,9 +264,8 @@ def interventions_experiment(study:StudyConfig, # what to measure (`make_study`)
                              executor=None, # where the per-run tasks run (`make_executor`)
                             ) -> dict:
     "Profiles (trained and untrained), their summary, ΔSSDC and the RPI area, RPI accuracy; written to `out_dir`."
-    prof = ssdc_profiles(study, runs, executor=executor)
-    res = dict(ssdc_profiles=prof, ssdc_summary=profile_summary(prof), rpi_summary=rpi_summary(prof, reference),
-               rpi_accuracy=rpi_accuracy(study, runs, executor=executor))
+    rs = select_runs(runs, study.analysed_keys)
+    res = interventions_combine(study, run_tables(interventions_per_run, rs, study, executor=executor), reference)
     if out_dir: write_tables(res, out_dir)
     return res
 
@@ -231,9 +278,7 @@ def scaling_experiment(study:StudyConfig, # what to measure (`make_study`)
                        executor=None, # where the per-run tasks run (`make_executor`)
                       ) -> dict:
     "The α sweep of every swept condition (`study.swept`) and its summary beside the paper's; written to `out_dir`."
-    sw = [alpha_sweep(study, runs, c, cache_dir, device, executor) for c in study.swept]
-    sw = pd.concat(sw, ignore_index=True) if sw else pd.DataFrame(columns=SWEEP_COLUMNS)
-    res = dict(alpha_sweep=sw)
-    if study.swept: res['alpha_summary'] = sweep_summary(sw, reference)
+    rs = select_runs(runs, scaling_keys(study))
+    res = scaling_combine(study, run_tables(scaling_per_run, rs, study, cache_dir, device, executor=executor), reference)
     if out_dir: write_tables(res, out_dir)
     return res

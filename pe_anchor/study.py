@@ -8,17 +8,17 @@ from dataclasses import dataclass, fields
 from functools import partial
 from fastcore.basics import patch
 import math
-import numpy as np
-from .core import (CONDITIONS, PRESETS, SCALABLE, SWEPT, N_PERMS, PE_SCALES, check_choice, make_config,
+import numpy as np, pandas as pd
+from .core import (CONDITIONS, PRESETS, SCALABLE, SPLITS, SWEPT, N_PERMS, PE_SCALES, check_choice, make_config,
                             parse_bool, parse_int, as_list, parse_conditions, parse_seeds, field_error)
 from .layers import check_estimators, check_n_perms
-from .executor import train_all, make_executor
+from .executor import train_all, make_executor, map_runs
 from .corruptions import PAPER_CORRUPTIONS, corruption_grid
 
 # %% auto #0
 __all__ = ['MAX_PERMS', 'MAX_IMAGES', 'MAX_SCALES', 'MAX_ALPHA', 'STUDY_FIELDS', 'check_scalable', 'check_pe_scales',
            'check_n_images', 'check_perm_count', 'study_grid', 'StudyConfig', 'make_study', 'study_to_dict',
-           'study_from_dict', 'study_runs', 'select_runs']
+           'study_from_dict', 'study_runs', 'select_runs', 'stack_tables', 'in_key_order', 'run_tables']
 
 # %% ../nbs/lib/15_study.ipynb #9cd28279
 def check_scalable(condition:str) -> str:
@@ -102,6 +102,7 @@ class StudyConfig:
     corruptions:tuple # (corruption, severity) pairs of the fragility analysis
     matched:bool # add the accuracy-matched fragility comparison (it needs the `none` runs)
     fragility_images:int # test images of the fragility analysis (0 = all)
+    split:str='all' # `SPLITS`: 'all' test images, or 'halves' (choices on the selection half, numbers on the report)
 
     def __post_init__(self):
         put = partial(object.__setattr__, self)
@@ -119,6 +120,7 @@ class StudyConfig:
         put('corruptions', study_grid(self.corruptions))
         put('matched', parse_bool(self.matched, 'matched'))
         put('fragility_images', check_n_images(self.fragility_images, 'fragility_images') or 0)
+        put('split', check_choice(self.split, SPLITS, 'split'))
 
     @property
     def run_overrides(self) -> dict: return dict(self.overrides)
@@ -169,6 +171,17 @@ def run_keys(self:StudyConfig) -> list:
     conds = self.conditions + (('none',) if self.matched_comparison and 'none' not in self.conditions else ())
     return [(c, s) for c in conds for s in self.seeds]
 
+# %% ../nbs/lib/15_study.ipynb #55d3c1df
+@patch(as_prop=True)
+def halves(self:StudyConfig) -> tuple:
+    "The halves of the test split the analyses measure: ('all',), or ('selection', 'report')."
+    return ('all',) if self.split == 'all' else ('selection', 'report')
+
+@patch(as_prop=True)
+def report_half(self:StudyConfig) -> str:
+    "The half every reported number comes from: 'all' or 'report'."
+    return self.halves[-1]
+
 # %% ../nbs/lib/15_study.ipynb #b7f9e3f0
 def make_study(preset:str='smoke', # one of `PRESETS`: the runs, and the default of every setting not given
                conditions='all', # 'all', one condition, or a list / comma string of them
@@ -217,3 +230,26 @@ def select_runs(runs:dict, # {(condition, seed): Run}, e.g. `study_runs`
     if missing: raise ValueError(f"Runs {missing} are missing from the runs given ({sorted(runs)}): load them with "
                                  "`study_runs(study)`")
     return [runs[k] for k in keys]
+
+# %% ../nbs/lib/15_study.ipynb #dfa4e7b0
+def stack_tables(results:list, # one `{table name: DataFrame}` per run
+                ) -> dict:
+    "{table name: the rows of every run, stacked in the order given}."
+    names = list(dict.fromkeys(n for r in results for n in r))
+    return {n: pd.concat([r[n] for r in results if n in r], ignore_index=True) for n in names}
+
+def in_key_order(df:pd.DataFrame, # rows with `condition` and `seed` columns
+                 keys, # (condition, seed) pairs in the wanted order
+                ) -> pd.DataFrame:
+    "The rows of the runs in `keys`, ordered as `keys` (each run's rows keep their own order)."
+    rank = {(c, int(s)): i for i, (c, s) in enumerate(keys)}
+    pos = pd.Series([rank.get((c, int(s)), -1) for c, s in zip(df.condition, df.seed)], index=df.index)
+    return df[pos >= 0].iloc[np.argsort(pos[pos >= 0].to_numpy(), kind='stable')].reset_index(drop=True)
+
+def run_tables(fn, # a module-level per-run function `fn(run, *args) -> {table name: DataFrame}`
+               runs:list, # finished runs
+               *args, # its other arguments (picklable)
+               executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
+              ) -> dict:
+    "`fn` of every run through the executor, stacked (`stack_tables`)."
+    return stack_tables(map_runs(fn, runs, *args, executor=executor))

@@ -19,10 +19,22 @@ nbdev: cells with `#| hide` or `#| include: false` and lone `#| default_exp` cel
 the site's own plotly.js (the installed plotly's), with the PNG the executed copies carry as the fallback; an output
 that only inlines plotly.js is dropped (the site loads its copy in the <head> of pages with figures).
 
---execute runs the top-level section notebooks (not the home page) with papermill and their default parameters (the
-seconds-long `smoke` preset), IN_TEST=1 (temporary cache and output folders, removed by the notebooks themselves) and
-plotly's `plotly_mimetype` renderer, `--jobs` at a time; without it they are rendered as committed (no outputs).
-Exit status 1 if Sphinx or an executed notebook failed or a link resolved to nothing (the site is still written).
+Results: the site is built from the committed reproduction. The home page carries the blocks README.md generates
+(scripts/make_readme.py: which study `reports/cpu` is, its verdict table, the glance figure when committed, each preset's
+cost), never the notebook's placeholder. A section notebook with a "## The committed result" section has the cells up to
+the end of that section executed (parameters at their defaults; those cells only read `reports/cpu`'s SHA-checked
+tables), the rest shown unexecuted, under a banner naming the study (exploratory, its seeds and date); the outputs
+are cached in build/docs-cache/ by a hash of the cells, the committed files and the package source. The "Committed
+results" pages show the committed report (`report.html`), every figure with its caption and the paper's figure it
+redraws, and the committed executed notebooks. `site/_pe_docs_expect.json` lists the pages that must carry results
+(scripts/check_docs.py fails a page that carries none). `--no-results` skips the execution (no outputs; a quick look
+at the prose only).
+
+--execute runs the top-level section notebooks (not the home page) whole with papermill and their default parameters
+(the seconds-long `smoke` preset), IN_TEST=1 (temporary cache and output folders, removed by the notebooks themselves)
+and plotly's `plotly_mimetype` renderer, `--jobs` at a time: a plumbing check, and every such page says so (the report
+notebook is then titled a smoke plumbing check, never the report). MyST-NB's `jupyter_execute/` is removed from the
+site. Exit status 1 if Sphinx or an executed notebook failed or a link resolved to nothing (the site is still written).
 """
 import argparse, configparser, hashlib, json, os, posixpath, re, shutil, subprocess, sys, tempfile, time, warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +43,38 @@ from urllib.parse import quote, unquote
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / 'docs'
+CACHE = ROOT / 'build' / 'docs-cache'  # executed committed-result cells (git-ignored)
+COMMITTED = ROOT / 'reports' / 'cpu'    # the reproduction the site shows
+COMMITTED_HEADING = '## The committed result'
+EXPECT = '_pe_docs_expect.json'         # pages that must carry results, for scripts/check_docs.py
+FIGURES = {  # committed figure -> (caption, the paper's figure or table it redraws), in the paper's order
+    'glance': ('every claim at a glance: the statistic that decided its verdict, with its interval', 'none: our summary'),
+    'fig1b': ('SSDC per layer, unpermuted: untrained and trained ablated, trained APE', 'Fig. 1a, 1b'),
+    'fig4': ('SSDC per layer, unpermuted, every condition', 'Fig. 4 (App. C.1)'),
+    'fig2a': ('SSDC per layer under RPI, the PE models', 'Fig. 2a'),
+    'fig2b': ('SSDC per layer under RPI, ablated and RPT', 'Fig. 2b'),
+    'fig5': ("RPT's SSDC per layer, unpermuted and under RPI", 'Fig. 5 (App. C.2)'),
+    'fig3': ('Fragility Scores under JPEG and blur', 'Fig. 3 (Table 5)'),
+    'severity': ('Fragility Score against corruption severity', 'none: our extension'),
+    'alpha_sweep': ('ΔSSDC and JPEG FS as the PE is scaled by α', 'Tables 1, 3, 4 (no figure in the paper)'),
+    'emergence': ('SSDC per layer after every training epoch', 'none: our extension'),
+    'matched': ("FS of every PE model at the epoch matching the ablated model's accuracy", 'none: our extension'),
+    'rpi_accuracy': ('clean accuracy under RPI', 'none: not reported by the paper'),
+}
+REPORT_NB = '08_claims.ipynb'  # the notebook that renders a reproduction's report
+REPORT_NOTE = (":::{admonition} The report of the exploratory study\n:class: note\n\nThis page is the notebook that "
+               "renders a reproduction's report (`pe-anchor-paper` runs it on its output). The committed report of the "
+               "exploratory study (`reports/cpu`, seeds 0-3) is [`report.html`](../reports/cpu/report.html): every claim "
+               "with its parts, every figure, the tables beside the paper's.\n:::")
+SMOKE_NOTE = (":::{admonition} Executed with the smoke preset\n:class: warning\n\nThis page was executed with the "
+              "notebook's defaults (the seconds-long `smoke` preset, synthetic images): **a plumbing check, not a "
+              "result**.\n:::")
+SMOKE_REPORT_TITLE = 'A smoke reproduction (a plumbing check, not the report)'
+SMOKE_REPORT_NOTE = (":::{admonition} A plumbing check, not the report\n:class: warning\n\nExecuted here with the "
+                     "`smoke` preset (seconds-long runs on synthetic images): every verdict below is meaningless. The "
+                     "report of the committed exploratory study is [`report.html`](../reports/cpu/report.html).\n:::")
+sys.path.insert(0, str(ROOT / 'scripts'))
+import make_readme  # the README's generated blocks, the committed study's seeds and date
 PLOTLY_MIME = 'application/vnd.plotly.v1+json'
 PAGE_SUFFIXES = ('.ipynb', '.md')
 TEXT_SUFFIXES = {'': 'text', '.cff': 'yaml', '.py': 'python', '.sh': 'bash', '.toml': 'toml', '.cfg': 'ini',
@@ -127,7 +171,8 @@ def joined(v) -> str: return ''.join(v) if isinstance(v, list) else v
 
 def plotly_html(spec:dict, png:str|None) -> str:
     "A plotly JSON figure as HTML drawn by the page's plotly.js; its PNG (if any) shows until drawn, or if not drawn."
-    payload = json.dumps({k: spec.get(k, {} if k != 'data' else []) for k in ('data', 'layout', 'config')})
+    layout = {k: v for k, v in spec.get('layout', {}).items() if k != 'width'}  # the column's width, never a fixed one
+    payload = json.dumps(dict(data=spec.get('data', []), layout=dict(layout, autosize=True), config=spec.get('config', {})))
     uid = 'pe-plot-' + hashlib.sha1(payload.encode()).hexdigest()[:12]
     payload = payload.replace('</', '<\\/')
     img = (f'<img class="pe-docs-fallback" alt="figure (static copy)" src="data:image/png;base64,{png.strip()}">'
@@ -158,6 +203,25 @@ def convert_outputs(cell, md_fn):
         elif 'text/markdown' in d:
             d['text/markdown'] = rewrite_markdown(joined(d['text/markdown']), md_fn)
 
+def signatures(source:str) -> str|None:
+    """The rendered signatures of an exported cell's top-level functions and classes, as nbdev's `show_doc` shows them
+    (name, signature with its parameter comments, docstring): markdown, or None if the cell defines none."""
+    import ast
+    try: tree = ast.parse(source)
+    except SyntaxError: return None
+    lines, out = source.splitlines(), []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or node.name.startswith('_'): continue
+        body_start = node.body[0].lineno - 1 if node.body else node.lineno
+        head = [l for l in lines[node.lineno - 1:body_start] if not l.lstrip().startswith('@')]
+        head = '\n'.join(head).rstrip()
+        if node.body and node.body[0].lineno == node.lineno: head = lines[node.lineno - 1][:node.body[0].col_offset]
+        head = re.sub(r':\s*(#.*)?$', '', head).rstrip()
+        doc = ast.get_docstring(node) or ''
+        kind = 'class' if isinstance(node, ast.ClassDef) else 'function'
+        out.append(f'### `{node.name}`\n\n```python\n{head}\n```\n\n{doc}'.rstrip() + f'\n\n*({kind}; its source below)*')
+    return '\n\n'.join(out) or None
+
 def title_of(cells) -> str|None:
     for c in cells:
         if c['cell_type'] == 'markdown':
@@ -180,6 +244,8 @@ class Site:
         self.sources = {}    # repository path -> its executed copy (--execute), rendered instead
         self.in_toc = set()  # repository paths of pages in a toctree (the others are orphans)
         self.notes, self.tocs = {}, {}  # repository path -> a note under the title / toctrees at the end
+        self.titles = {}     # repository path -> the title its page shows instead of the notebook's
+        self.show_doc = True # library pages: rendered signatures above their (folded) source
 
     def claim(self, rel:str, docname:str) -> str:
         base, n = docname, 2
@@ -290,8 +356,17 @@ class Site:
             tags = c.get('metadata', {}).get('tags', [])
             if 'remove-cell' in tags:  # the report's own docs (left out of report.html) document the notebook here
                 c['metadata']['tags'] = [t for t in tags if t != 'remove-cell']
-            if c['cell_type'] == 'markdown': c['source'] = rewrite_markdown(src_text(c), md)
-            elif c['cell_type'] == 'code': convert_outputs(c, md)
+            if c['cell_type'] == 'markdown':
+                text = make_readme.generated_blocks(src_text(c)) if rel == INDEX_SRC else src_text(c)
+                if rel in self.titles: text = re.sub(r'^# .*$', '# ' + self.titles.pop(rel), text, count=1, flags=re.M)
+                c['source'] = rewrite_markdown(text, md)
+            elif c['cell_type'] == 'code':
+                convert_outputs(c, md)
+                sig = signatures(src_text(c)) if rel.startswith(f'{NBS}/lib/') and self.show_doc else None
+                if sig:  # nbdev's show_doc, cheaply: the signature and docstring, the source folded under it
+                    cells.append({'cell_type': 'markdown', 'metadata': {}, 'source': sig,
+                                  **({'id': f'sig-{len(cells)}'} if 'id' in c else {})})
+                    c.setdefault('metadata', {}).setdefault('tags', []).append('hide-input')
             cells.append(c)
         ids = nb.get('nbformat', 4) > 4 or nb.get('nbformat_minor', 0) >= 5  # cells carry ids from nbformat 4.5
         def cell(source, n): return {'cell_type': 'markdown', 'metadata': {}, 'source': source, **({'id': f'pe-docs-{n}'} if ids else {})}
@@ -324,50 +399,126 @@ def nb_title(path:Path) -> str:
     except Exception: return path.stem
 
 def results_page(name:str) -> str:
-    "Markdown of the overview of reports/NAME (links relative to reports/NAME/)."
+    "Markdown of the overview of reports/NAME (links relative to reports/NAME/): the report, the study, every figure."
     d = ROOT / 'reports' / name
-    lines = [f'# Committed results: `{name}`\n',
-             f'What the `{name}` reproduction committed in `reports/{name}/`, as it is in the repository.\n']
-    if (d / 'README.md').exists(): lines.append(f'- [What was run, and how](README.md) (`reports/{name}/README.md`)')
+    st = make_readme.study_of(d) if (d / 'manifest.json').exists() else None
+    exploratory = d == COMMITTED and st is not None
+    title = 'The exploratory study' if exploratory else f'Committed results: `{name}`'
+    lines = [f'# {title}\n']
+    if exploratory:
+        lines.append(make_readme.study_banner(d).replace('](data/', '](../../data/') + '\n')
+    lines.append(f'What the reproduction committed in `reports/{name}/`, as it is in the repository:\n')
     if (d / 'report.html').exists():
-        lines.append('- [`report.html`](report.html): the standalone report (claims, every figure interactive, '
-                     'tables), a page of its own')
+        lines.append('- **[The report](report.html)** (`report.html`): every claim with its parts and verdicts, every '
+                     'figure (interactive), the tables beside the paper\'s')
+    if (d / 'README.md').exists(): lines.append(f'- [What was run, and how](README.md) (`reports/{name}/README.md`)')
     for nb in notebooks(d / 'notebooks'):
         lines.append(f'- [`notebooks/{nb.name}`](notebooks/{quote(nb.name)}): {nb_title(nb)} (executed)')
     data = [p for p in sorted(d.iterdir()) if p.is_file() and p.suffix not in ('.md', '.html') and not skipped(p)]
     if data: lines.append('- data: ' + ', '.join(f'[`{p.name}`]({quote(p.name)})' for p in data))
     subs = [p for p in sorted(d.iterdir()) if p.is_dir() and p.name not in ('notebooks',) and not skipped(p)]
     if subs: lines.append('- folders: ' + ', '.join(f'[`{p.name}/`]({quote(p.name)}/)' for p in subs))
-    figs = sorted(p for p in (d / 'figures').glob('*.png') if not skipped(p)) if (d / 'figures').is_dir() else []
+    figs = {p.stem: p for p in (d / 'figures').glob('*.png') if not skipped(p)} if (d / 'figures').is_dir() else {}
     if figs:
+        order = [k for k in FIGURES if k in figs] + sorted(k for k in figs if k not in FIGURES)
         lines.append('\n## Figures\n')
-        lines.append(f'Every figure of the report as committed in `reports/{name}/figures/` (PNG; SVG beside it).\n')
+        lines.append(f'Every figure of the report as committed in `reports/{name}/figures/` (PNG; SVG beside it), in the '
+                     f'paper\'s order, each with the paper\'s figure or table it redraws.\n')
         lines.append('<div class="pe-docs-gallery">\n')
-        for p in figs: lines.append(f'\n**{p.stem}**\n\n![{p.stem}](figures/{quote(p.name)})\n')
+        for k in order:
+            caption, paper = FIGURES.get(k, (k, 'not mapped'))
+            lines.append(f'\n**{k}**: {caption}. *The paper: {paper}.*\n\n![{k}: {caption}](figures/{quote(figs[k].name)})\n')
         lines.append('\n</div>')
     return '\n'.join(lines) + '\n'
 
-def execute(nbs:list, dest:Path, jobs:int) -> tuple:
-    "Run `nbs` with papermill (default parameters), `jobs` at a time: ({repository path: executed copy}, [failed])."
+def execute(nbs:list, dest:Path, jobs:int, cwd:dict|None=None, env_extra:dict|None=None) -> tuple:
+    """Run `nbs` with papermill (default parameters; in the folder `cwd` maps a notebook to, else its own), `jobs` at a
+    time: ({repository path (or path in the staging folder): executed copy}, [failed])."""
     dest.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, IN_TEST='1', PLOTLY_RENDERER='plotly_mimetype', PYTHONWARNINGS='ignore')
+    env = dict(os.environ, IN_TEST='1', PLOTLY_RENDERER='plotly_mimetype', PYTHONWARNINGS='ignore', **(env_extra or {}))
     if jobs > 1: env.update(OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')
     def run(nb:Path):
         out, t = dest / nb.name, time.time()
-        r = subprocess.run([sys.executable, '-m', 'papermill', str(nb), str(out), '--cwd', str(nb.parent),
+        r = subprocess.run([sys.executable, '-m', 'papermill', str(nb), str(out), '--cwd', str((cwd or {}).get(nb, nb.parent)),
                             '--no-progress-bar'], env=env, capture_output=True, text=True)
         return nb, out, r, time.time() - t
     done, failed = {}, []
     with ThreadPoolExecutor(max(1, jobs)) as ex:
         for nb, out, r, dt in ex.map(run, nbs):
-            rel = nb.relative_to(ROOT).as_posix()
-            print(f"  executed {rel} in {dt:.1f} s" + ('' if r.returncode == 0 else ' FAILED'), flush=True)
+            rel = str(nb) if cwd else nb.relative_to(ROOT).as_posix()
+            print(f"  executed {nb.name if cwd else rel} in {dt:.1f} s" + ('' if r.returncode == 0 else ' FAILED'), flush=True)
             if out.exists(): done[rel] = out
             if r.returncode != 0:
                 failed.append(rel); print('\n'.join(r.stderr.strip().splitlines()[-15:]), file=sys.stderr)
     return done, failed
 
-def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1) -> int:
+# ---------------------------------------------------------------- the committed results, rendered into the sections
+def committed_stop(cells) -> int|None:
+    "Index of the first cell after the notebook's committed-result section (None: the notebook has none)."
+    heads = [(i, l) for i, c in enumerate(cells) if c['cell_type'] == 'markdown'
+             for l in src_text(c).splitlines() if l.startswith('## ')]
+    start = next((i for i, l in heads if l.strip() == COMMITTED_HEADING), None)
+    if start is None: return None
+    return next((i for i, l in heads if i > start), len(cells))
+
+def committed_key(nb:dict, stop:int) -> str:
+    "The cache key of a notebook's committed-result cells: their sources, the committed files, the package source."
+    h = hashlib.sha256(json.dumps([src_text(c) for c in nb['cells'][:stop]]).encode())
+    for p in sorted([*COMMITTED.rglob('*'), *(ROOT / 'pe_anchor').glob('*.py')]):
+        if p.is_file() and p.suffix in ('.csv', '.json', '.py'): h.update(p.relative_to(ROOT).as_posix().encode() + p.read_bytes())
+    return h.hexdigest()[:16]
+
+def render_committed(nbs:list, stage:Path, jobs:int) -> tuple:
+    """Execute the cells of each notebook up to the end of its committed-result section (cached), the rest left
+    unexecuted: ({repository path: notebook with those outputs}, [failed])."""
+    todo, done, failed = [], {}, []
+    for path in nbs:
+        nb = json.loads(path.read_text(encoding='utf-8'))
+        stop = committed_stop(nb['cells'])
+        if stop is None: continue
+        rel = path.relative_to(ROOT).as_posix()
+        cached = CACHE / f'{path.stem}-{committed_key(nb, stop)}.ipynb'
+        if cached.exists(): done[rel] = cached; continue
+        prefix = dict(nb, cells=nb['cells'][:stop])
+        (stage / 'prefix').mkdir(parents=True, exist_ok=True)
+        (stage / 'prefix' / path.name).write_text(json.dumps(prefix), encoding='utf-8')
+        todo.append((path, nb, stop, cached))
+    if todo: print(f"rendering the committed results of {len(todo)} section notebooks ({jobs} at a time)", flush=True)
+    (stage / 'tmp').mkdir(exist_ok=True)  # the notebooks' temporary folders (IN_TEST), removed with the stage
+    runs, bad = execute([stage / 'prefix' / p.name for p, *_ in todo], stage / 'committed', jobs,
+                        cwd={stage / 'prefix' / p.name: p.parent for p, *_ in todo}, env_extra=dict(TMPDIR=str(stage / 'tmp')))
+    for path, nb, stop, cached in todo:
+        out, rel = runs.get(str(stage / 'prefix' / path.name)), path.relative_to(ROOT).as_posix()
+        if out is None or str(stage / 'prefix' / path.name) in bad: failed.append(rel); continue
+        ran = json.loads(out.read_text(encoding='utf-8'))['cells']
+        for c, r in zip(nb['cells'][:stop], ran):
+            if c['cell_type'] == 'code': c['outputs'], c['execution_count'] = r.get('outputs', []), r.get('execution_count')
+        CACHE.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps(nb, ensure_ascii=False), encoding='utf-8'); done[rel] = cached
+    return done, failed
+
+def has_figure(path:Path|None) -> bool:
+    "Does the notebook at `path` carry a figure output (plotly or PNG)?"
+    if path is None: return False
+    outs = [o for c in json.loads(path.read_text(encoding='utf-8'))['cells'] for o in c.get('outputs', [])]
+    return any(PLOTLY_MIME in o.get('data', {}) or 'image/png' in o.get('data', {}) for o in outs)
+
+def study_banner(executed:bool=False) -> str:
+    "The note under a section page's title: which study its results come from, and what is not executed."
+    st = make_readme.study_of(COMMITTED)
+    seeds = make_readme.seed_range(st['seeds'])
+    text = (f":::{{admonition}} Results on this page: the exploratory study\n:class: note\n\n"
+            f"*The committed result* shows the **exploratory study** committed in `reports/cpu` (seeds {seeds}, "
+            f"{len(st['seeds'])} per condition, finished {st['date']}), rendered from its SHA-checked tables. It was "
+            f"used to choose the `cpu` preset, so its verdicts are exploratory; a pre-registered confirmatory study on "
+            f"fresh seeds is in progress ([pre-registration](../data/preregistration-cpu.md)). ")
+    text += ("The cells under *Run it* ran here with the notebook's defaults (the seconds-long `smoke` preset): "
+             "**a plumbing check, not a result**.\n:::" if executed else
+             "The cells under *Run it* are shown unexecuted: they run the experiment (by default the seconds-long "
+             "`smoke` preset, a plumbing check) when you run the notebook.\n:::")
+    return text
+
+def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1, committed:bool=True) -> int:
     t0 = time.time()
     if out.exists() and any(out.iterdir()) and not (out / OUT_MARK).exists():
         sys.exit(f"{out} exists and is not a site built by this script: refusing to replace it")
@@ -381,6 +532,10 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1) -> int:
         if d.is_dir() and d.name != 'lib' and not skipped(d):
             groups.append((d.name.replace('_', ' ').capitalize(), [p for p in sorted(d.rglob('*.ipynb')) if not skipped(p)]))
     failed, t_exec = [], 0.0
+    if committed and not execute_nbs and sections:
+        te = time.time()
+        site.sources, failed = render_committed(sections, stage, jobs)
+        t_exec = time.time() - te
     if execute_nbs and sections:
         print(f"executing {len(sections)} section notebooks (smoke defaults, {jobs} at a time)", flush=True)
         te = time.time()
@@ -388,9 +543,21 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1) -> int:
         t_exec = time.time() - te
     toc_rels = [INDEX_SRC]
     site.page(INDEX_SRC)
+    expect = {'index': 'the verdict table'}  # docname -> what it must carry
+    for p in sections:
+        r, has = rel(p), committed_stop(json.loads(p.read_text(encoding='utf-8'))['cells']) is not None
+        if has and (committed or execute_nbs):
+            figs = has_figure(site.sources.get(r))
+            site.notes[r] = study_banner(execute_nbs); expect[site.page(r)] = 'a committed figure' if figs else 'committed results'
+        elif execute_nbs: site.notes[r] = SMOKE_NOTE
+    report_nb = next((p for p in sections if p.name == REPORT_NB), None)
+    if report_nb is not None:
+        site.notes[rel(report_nb)] = SMOKE_REPORT_NOTE if execute_nbs else REPORT_NOTE
     def entry(p:Path) -> tuple:
         toc_rels.append(rel(p))
-        return f'{p.stem}: {nb_title(site.sources.get(rel(p), p))}', site.page(rel(p))
+        title = nb_title(site.sources.get(rel(p), p))
+        if execute_nbs and p.name == REPORT_NB: title = site.titles[rel(p)] = SMOKE_REPORT_TITLE
+        return f'{p.stem}: {title}', site.page(rel(p))
     tocs = [toctree(caption, [entry(p) for p in nbs_in]) for caption, nbs_in in groups if nbs_in]
     results = []
     for d in sorted(p for p in (ROOT / 'reports').glob('*') if p.is_dir()) if (ROOT / 'reports').is_dir() else []:
@@ -398,14 +565,21 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1) -> int:
         name = d.name
         virtual = f'reports/{name}/' + ('overview.md' if (d / 'index.md').exists() else 'index.md')
         site.generated[virtual] = lambda n=name: results_page(n)
-        results.append((f'{name} reproduction', site.page(virtual))); toc_rels.append(virtual)
+        label = 'cpu: the exploratory study' if d == COMMITTED else f'{name} reproduction'
+        results.append((label, site.page(virtual))); toc_rels.append(virtual); expect[site.page(virtual)] = 'committed results'
+        if d == COMMITTED and exists('docs/deviations.md'):
+            results.append(('Deviations from the paper', site.page('docs/deviations.md'))); toc_rels.append('docs/deviations.md')
         sub = []
         if (d / 'README.md').exists():
             sub.append(('What was run', site.page(rel(d / 'README.md')))); toc_rels.append(rel(d / 'README.md'))
         for nb in notebooks(d / 'notebooks'):
             r = rel(nb); twin = nbs / nb.name
             sub.append((f'{nb.stem} (executed)', site.page(r))); toc_rels.append(r)
-            site.notes[r] = (f'*The executed copy committed in `{r}` (the `{name}` reproduction), with the outputs '
+            expect[site.page(r)] = 'committed results'
+            st = make_readme.study_of(d) if (d / 'manifest.json').exists() else None
+            study = (f"the exploratory study, seeds {make_readme.seed_range(st['seeds'])}, finished {st['date']}"
+                     if st and name == COMMITTED.name else f'the `{name}` reproduction')
+            site.notes[r] = (f'*The executed copy committed in `{r}` ({study}), with the outputs '
                              f'as they were written; see [the results overview](../{posixpath.basename(virtual)})'
                              + (f' and [the notebook itself](../../../{NBS}/{nb.name})' if twin.exists() and not skipped(twin) else '')
                              + '.*')
@@ -422,6 +596,8 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1) -> int:
     rc = build_main(['-b', 'html', '-c', str(DOCS), '-d', str(stage / 'doctrees'), '-q',
                      '-w', str(log), str(site.src), str(out)])
     t_sphinx = time.time() - ts
+    shutil.rmtree(out / 'jupyter_execute', ignore_errors=True)  # MyST-NB's copies of the notebooks: not for readers
+    (out / EXPECT).write_text(json.dumps({f'{d}.html': what for d, what in expect.items()}, indent=1), encoding='utf-8')
     pages = len(list(out.rglob('*.html'))) if out.exists() else 0
     n_warn = len([l for l in log.read_text().splitlines() if 'WARNING' in l]) if log.exists() else 0
     if n_warn: print('Sphinx warnings:\n' + '\n'.join(log.read_text().splitlines()[:60]).replace(str(site.src) + '/', ''))
@@ -437,6 +613,7 @@ def main(argv=None):
     ap.add_argument('--execute', action='store_true', help='execute the top-level section notebooks (smoke defaults)')
     ap.add_argument('--jobs', type=int, default=1, help='notebooks executed at a time with --execute (default 1)')
     ap.add_argument('--stage', help='keep the staged sources here (default: a temporary folder, removed)')
+    ap.add_argument('--no-results', action='store_true', help='do not render the committed results (prose only)')
     a = ap.parse_args(argv)
     stage = Path(a.stage).resolve() if a.stage else Path(tempfile.mkdtemp(prefix='pe_anchor-docs-'))
     if a.stage:
@@ -444,7 +621,7 @@ def main(argv=None):
             sys.exit(f"{stage} exists and is not a staging folder of this script: refusing to replace it")
         shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
     (stage / STAGE_MARK).touch()
-    try: return build(Path(a.out).resolve(), stage, a.execute, a.jobs)
+    try: return build(Path(a.out).resolve(), stage, a.execute, a.jobs, not a.no_results)
     finally:
         if not a.stage: shutil.rmtree(stage, ignore_errors=True)
 

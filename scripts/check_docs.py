@@ -13,7 +13,13 @@ headless Chromium, driven over the DevTools protocol through a pipe (standard li
   loaded PNG fallback;
 - math that MathJax did not typeset, or typeset as an error;
 - a link (a/link href, img/script/iframe/source src) to a file of the site that does not exist, or to an #anchor that
-  is not on the target page (checked in the HTML files themselves).
+  is not on the target page (checked in the HTML files themselves);
+- layout: a figure (plotly or image) or a display equation wider than the content column, or a page that scrolls
+  sideways (at the 1280 px viewport);
+- results: placeholder text where results belong ("generated here", the README's placeholder, a raw block marker); a
+  page that `_pe_docs_expect.json` (written by scripts/build_docs.py) says must carry results and carries none (no
+  figure and no output table), the home page without the verdict table, `05_fragility` without a figure.
+`--screenshots DIR` saves a full-page PNG of the home page, `05_fragility` and every page with a layout problem.
 External links (http(s) to other hosts) are listed, never fetched. The last line is
 `docs: N pages, N figures, N links checked, N problems`; exit status 1 if there is a problem (2: no site / browser).
 """
@@ -26,6 +32,9 @@ CHROMIUM_FLAGS = ('--headless', '--no-sandbox', '--disable-gpu', '--disable-back
                   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-extensions',
                   '--disable-default-apps', '--mute-audio', '--hide-scrollbars')
 VIEWPORT = (1280, 1000)
+PLACEHOLDERS = ('generated here', 'Placeholder: no verdict table', 'results:begin', 'deviations:begin', 'costs:begin')
+MUST = {'index.html': 'the verdict table', '05_fragility.html': 'a committed figure'}  # whatever the build says
+SHOTS = ('index.html', '05_fragility.html')  # screenshots taken with --screenshots
 EXTERNAL_OK = {'Image', 'Media', 'Ping', 'Other'}  # external resources that are listed, not problems
 
 def find_chromium() -> str:
@@ -161,15 +170,36 @@ COLLECT = r"""(() => {
     return {k, drawn, fallback: fb, traces, want: +(box.dataset.traces || 0), title: String(title).slice(0, 80)};
   });
   const math = [...document.querySelectorAll('span.math, div.math')];
+  const col = document.querySelector('article[role=main]') || document.querySelector('.content') || document.body;
+  const colW = col.getBoundingClientRect().width;
+  const wide = [...boxes, ...loose].map((box, k) => {
+    const parts = [box, ...box.querySelectorAll('.js-plotly-plot, .main-svg, img')].filter(shown);
+    return {k, w: Math.max(0, ...parts.map(e => Math.max(e.getBoundingClientRect().width, e.scrollWidth || 0)))};
+  }).filter(f => f.w > colW + 1);
+  const wideImgs = [...col.querySelectorAll('img')].filter(i => shown(i) && !i.closest('.pe-docs-plotly, .pe-figure'))
+    .map(i => ({src: (i.getAttribute('src') || '').slice(0, 80), w: i.getBoundingClientRect().width})).filter(i => i.w > colW + 1);
+  const wideMath = [...document.querySelectorAll('mjx-container[display="true"]')].map(m => {
+    const inner = m.querySelector('mjx-math');
+    return {w: inner ? inner.getBoundingClientRect().width : m.scrollWidth, box: m.clientWidth,
+            tex: (m.closest('.math') || m).textContent.slice(0, 60)};
+  }).filter(m => m.w > Math.min(m.box, colW) + 1);
+  const text = document.body ? document.body.innerText : '';
+  const tables = [...col.querySelectorAll('table')];
+  const verdict = tables.some(t => /verdict/i.test(t.querySelector('thead, tr') ? t.querySelector('thead, tr').innerText : '')
+                                   && /holds|inconclusive|not testable/.test(t.innerText));
+  const outTables = col.querySelectorAll('.cell_output table, .output table').length;
   return {status: document.readyState, text: (document.body ? document.body.innerText.trim().length : 0),
           title: document.title, imgs, figs, math: math.length,
           typeset: math.filter(m => m.querySelector('mjx-container')).length,
           merror: document.querySelectorAll('mjx-merror').length,
-          mathjax: !!(window.MathJax && MathJax.startup)};
+          mathjax: !!(window.MathJax && MathJax.startup), colW, wide, wideImgs, wideMath,
+          scrollX: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          placeholders: PLACEHOLDERS.filter(p => text.includes(p)), verdict, outTables, nTables: tables.length};
 })()"""
 
-def check_page(b:Browser, url:str, host:str, timeout:float) -> tuple:
-    "Problems, figure count, external requests of one page."
+def check_page(b:Browser, url:str, host:str, timeout:float, expect:str|None=None, shot:Path|None=None) -> tuple:
+    """Problems, figure count, external requests of one page; `expect`: what it must carry ('the verdict table', 'a
+    committed figure', 'committed results'); `shot`: save a full-page screenshot there (and on a layout problem)."""
     problems, external, inflight = [], [], set()
     target = b.call('Target.createTarget', {'url': 'about:blank'})['targetId']
     session = b.call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
@@ -220,7 +250,11 @@ def check_page(b:Browser, url:str, host:str, timeout:float) -> tuple:
         r = b.call('Runtime.evaluate', {'expression': SETTLED, 'awaitPromise': True, 'returnByValue': True},
                    session, timeout=max(5, end - time.time()))
         while time.time() < end and (inflight or time.time() - state['last'] < 0.3): b.pump(0.05)
-        info = b.call('Runtime.evaluate', {'expression': COLLECT, 'returnByValue': True}, session)['result']['value']
+        info = b.call('Runtime.evaluate', {'expression': f'const PLACEHOLDERS = {json.dumps(PLACEHOLDERS)};' + COLLECT,
+                                           'returnByValue': True}, session)['result']['value']
+        layout = layout_problems(info)
+        if shot is not None and (layout or shot.stem in {x.removesuffix('.html').replace('/', '_') for x in SHOTS}):
+            screenshot(b, session, shot)
         while not b.inbox.empty(): b.pump(0)
     finally:
         b.handlers.pop(session, None)
@@ -236,10 +270,39 @@ def check_page(b:Browser, url:str, host:str, timeout:float) -> tuple:
     if info['math'] and not info['mathjax']: problems.append(f"{info['math']} formulas but MathJax did not load")
     elif info['math'] > info['typeset']: problems.append(f"{info['math'] - info['typeset']} of {info['math']} formulas not typeset")
     if info['merror']: problems.append(f"{info['merror']} formulas typeset as MathJax errors")
+    problems += layout + content_problems(info, expect)
     n_figs = len(info['figs']) + sum(1 for i in info['imgs'] if i['local'] and not i['fallback'])
     kinds = collections.Counter('drawn' if f['drawn'] else 'png' if f['fallback'] else 'missing' for f in info['figs'])
     kinds['images'] = n_figs - len(info['figs'])
     return problems, kinds, external
+
+def layout_problems(info:dict) -> list:
+    "Figures, images and display equations wider than the content column; a page that scrolls sideways."
+    col = info['colW']
+    out = [f"plotly figure {f['k'] + 1} is {f['w']:.0f} px wide in a {col:.0f} px column" for f in info['wide']]
+    out += [f"image {i['src']!r} is {i['w']:.0f} px wide in a {col:.0f} px column" for i in info['wideImgs']]
+    out += [f"display equation {m['tex']!r} is {m['w']:.0f} px wide in a {min(m['box'], col):.0f} px box" for m in info['wideMath']]
+    if info['scrollX'] > 1: out.append(f"the page scrolls sideways by {info['scrollX']} px")
+    return out
+
+def content_problems(info:dict, expect:str|None) -> list:
+    "Placeholder text; a page that must carry results and carries none."
+    out = [f"placeholder text where results belong: {p!r}" for p in info['placeholders']]
+    n_figs = sum(f['drawn'] or f['fallback'] for f in info['figs']) + sum(i['ok'] and i['local'] for i in info['imgs'] if not i['fallback'])
+    if expect == 'the verdict table' and not info['verdict']: out.append("no verdict table (it must carry one)")
+    elif expect == 'a committed figure' and not n_figs: out.append("no figure (it must carry a committed figure)")
+    elif expect == 'committed results' and not (n_figs or info['outTables']):
+        out.append("no results: no figure and no output table (it must carry the committed results)")
+    return out
+
+def screenshot(b:Browser, session:str, path:Path, max_h:int=6000):
+    "A full-page PNG of the page (at most `max_h` px tall)."
+    import base64
+    m = b.call('Page.getLayoutMetrics', session=session)
+    size = m.get('cssContentSize') or m['contentSize']
+    clip = dict(x=0, y=0, width=VIEWPORT[0], height=min(max_h, int(size['height'])), scale=1)
+    r = b.call('Page.captureScreenshot', {'format': 'png', 'clip': clip, 'captureBeyondViewport': True}, session, timeout=120)
+    path.parent.mkdir(parents=True, exist_ok=True); path.write_bytes(base64.b64decode(r['data']))
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *a): pass
@@ -249,10 +312,14 @@ def main(argv=None) -> int:
     ap.add_argument('site', help='the built site (e.g. _site)')
     ap.add_argument('--verbose', action='store_true', help='print every page as it is checked')
     ap.add_argument('--page-timeout', type=float, default=90, help='seconds a page may take to load and draw')
+    ap.add_argument('--screenshots', help='save full-page PNGs here: the home page, 05_fragility, pages with a layout problem')
     a = ap.parse_args(argv)
     site = Path(a.site).resolve()
     if not (site / 'index.html').is_file(): print(f"no site in {site} (no index.html)"); return 2
     pages = sorted(p for p in site.rglob('*.html') if '_static' not in p.relative_to(site).parts)
+    ex = site / '_pe_docs_expect.json'
+    expect = {**(json.loads(ex.read_text(encoding='utf-8')) if ex.is_file() else {}), **MUST}
+    shots = Path(a.screenshots).resolve() if a.screenshots else None
     t0 = time.time()
     problems, n_links, external = check_links(site, pages)
     srv = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Quiet, directory=str(site)))
@@ -266,7 +333,9 @@ def main(argv=None) -> int:
         for page in pages:
             rel = page.relative_to(site).as_posix()
             t = time.time()
-            try: probs, kinds, ext = check_page(b, f'http://{host}/{rel}', host, a.page_timeout)
+            shot = shots / (rel.replace('/', '_').removesuffix('.html') + '.png') if shots else None
+            want = expect.get(rel) if (site / rel).is_file() else None
+            try: probs, kinds, ext = check_page(b, f'http://{host}/{rel}', host, a.page_timeout, want, shot)
             except (TimeoutError, RuntimeError) as e:
                 probs, kinds, ext = [f"browser: {e}"], collections.Counter(), []
                 if b.proc.poll() is not None: b.close(); b = Browser(find_chromium())
@@ -287,7 +356,11 @@ def main(argv=None) -> int:
         for p in problems[rel]: print(f"PROBLEM {rel}: {p}")
     print(f"checked in {time.time() - t0:.1f} s: {n_figs['images']} images, {n_figs['drawn']} plotly figures drawn, "
           f"{n_figs['png']} shown as their PNG fallback, {n_figs['missing']} missing")
-    print(f"docs: {len(pages)} pages, {sum(n_figs.values())} figures, {n_links} links checked, {n_problems} problems")
+    missing = [r for r in expect if not (site / r).is_file() and r not in MUST]
+    for r in missing: print(f"PROBLEM {r}: the build says it carries {expect[r]}, but the page is missing")
+    n_problems += len(missing)
+    print(f"docs: {len(pages)} pages ({sum(1 for r in expect if (site / r).is_file())} must carry results), "
+          f"{sum(n_figs.values())} figures, {n_links} links checked, {n_problems} problems")
     return 1 if n_problems else 0
 
 if __name__ == '__main__': sys.exit(main())

@@ -1,24 +1,33 @@
-"""Write README.md from nbs/00_index.ipynb (Quarto, and so nbdev_readme, is not available here).
+"""Write README.md and docs/deviations.md from nbs/00_index.ipynb and the committed study (Quarto, and so
+nbdev_readme, is not available here).
 
-    python scripts/make_readme.py            # write README.md
-    python scripts/make_readme.py --check    # exit 1 if README.md is out of step with the notebook (and reports/cpu)
+    python scripts/make_readme.py            # write README.md and docs/deviations.md
+    python scripts/make_readme.py --check    # exit 1 if either is out of step with the notebook, the presets or reports/cpu
 
 Markdown cells are copied, code cells become python blocks. Links are written relative to `nbs/` in the notebook (so
 they work in JupyterLab opened on it) and rewritten relative to the repository root here: `../x` -> `x`, any other
-relative target `y` -> `nbs/y` (anchors, URLs and code are left alone). The block between `<!-- results:begin -->`
-and `<!-- results:end -->` is replaced by the verdict table generated from the committed reproduction's
-`reports/cpu/claims.csv` (or a marked placeholder if it is missing or lacks the verdict columns); the block between
-`<!-- deviations:begin -->` and `<!-- deviations:end -->` by the settings where the `cpu` preset departs from the
-paper (`pe_anchor.core.deviations('cpu')`, less the rows kept as the paper's and engineering with no effect)."""
-import csv, json, re, sys
+relative target `y` -> `nbs/y` (anchors, URLs and code are left alone). Generated blocks (`generated_blocks`, also used
+by scripts/build_docs.py for the docs site's home page) replace what lies between their markers:
+
+- `<!-- results:begin -->` ... `<!-- results:end -->`: which study the committed `reports/cpu` is (the exploratory one:
+  its seeds and date, from its manifest), the glance figure if it is committed (a one-line note otherwise) and the
+  verdict of every claim, labelled exploratory, from `reports/cpu/claims.csv` (a marked placeholder if unusable);
+- `<!-- costs:begin -->` ... `<!-- costs:end -->`: each preset's summary and cost (`pe_anchor.core.PRESETS`).
+
+docs/deviations.md is every row of `pe_anchor.core.deviations('cpu')` (where the paper's value comes from, ours, why),
+with the measured JPEG Fragility Score of `none` in the committed study beside the paper's, computed from the files."""
+import csv, json, re, statistics, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NB = ROOT / 'nbs' / '00_index.ipynb'
-CLAIMS = ROOT / 'reports' / 'cpu' / 'claims.csv'
+REPORT = ROOT / 'reports' / 'cpu'
+CLAIMS = REPORT / 'claims.csv'
+DEVIATIONS_MD = ROOT / 'docs' / 'deviations.md'
+PAPER_REFERENCE = ROOT / 'data' / 'paper_reference.csv'
 HEADER = '<!-- generated from nbs/00_index.ipynb by scripts/make_readme.py: edit the notebook, not this file -->\n\n'
-RESULTS = re.compile(r'(<!-- results:begin -->\n).*?(<!-- results:end -->)', re.S)
-DEVIATIONS = re.compile(r'(<!-- deviations:begin -->\n).*?(<!-- deviations:end -->)', re.S)
+BLOCK = '(<!-- {0}:begin -->\n).*?(<!-- {0}:end -->)'
+PLACEHOLDER = 'Placeholder: no verdict table'  # scripts/check_docs.py fails a page that shows it
 FENCE = re.compile(r'^\s{0,3}(`{3,}|~{3,})')
 CODE_SPAN = re.compile(r'(`+).*?(?<!`)\1(?!`)', re.S)
 LINK = re.compile(r'(\]\(\s*<?)([^)\s>]+)')
@@ -49,67 +58,140 @@ def rewrite_links(text:str) -> str:
         else: chunk.append(line)
     return ''.join(out + [_links(''.join(chunk))])
 
+def core():
+    "pe_anchor.core from this checkout."
+    sys.path.insert(0, str(ROOT))
+    import pe_anchor.core
+    return pe_anchor.core
+
+# ---------------------------------------------------------------- which study the committed reproduction is
+def study_of(report:Path=REPORT) -> dict:
+    "The committed study's seeds and date (the last analysis it finished), from its manifest."
+    m = json.loads((report / 'manifest.json').read_text(encoding='utf-8'))
+    dates = [u['finished'][:10] for u in m.get('units', {}).values() if u.get('finished')]
+    return dict(seeds=list(m['plan']['study']['seeds']), date=max(dates) if dates else 'undated')
+
+def seed_range(seeds:list) -> str:
+    "'0-3' for consecutive seeds, else '0, 2, 5'."
+    s = sorted(seeds)
+    return f'{s[0]}-{s[-1]}' if s == list(range(s[0], s[-1] + 1)) and len(s) > 2 else ', '.join(map(str, s))
+
+def study_banner(report:Path=REPORT) -> str:
+    "One paragraph naming the committed study (exploratory), its seeds and date, and the confirmatory study's state."
+    st, cpu = study_of(report), core().PRESETS['cpu'].study
+    fresh = cpu['seeds'] != st['seeds']
+    return (f"**Exploratory study** (`reports/cpu`, seeds {seed_range(st['seeds'])}, {len(st['seeds'])} per condition, "
+            f"finished {st['date']}): it was used to choose the `cpu` preset (the `rrc_flip` augmentation, 10 epochs, "
+            f"6 seeds), so its verdicts are exploratory and confirm nothing. "
+            + (f"The pre-registered **confirmatory study** on fresh seeds {seed_range(cpu['seeds'])} is in progress "
+               f"([pre-registration](data/preregistration-cpu.md), committed before any of its runs was trained)."
+               if fresh else "The current `cpu` preset has the same seeds: no confirmatory study is configured."))
+
+# ---------------------------------------------------------------- the verdicts
+def glance_figure(report:Path=REPORT) -> str:
+    "The glance figure's markdown if it is committed, else a one-line note."
+    glance = report / 'figures' / 'glance.png'
+    rel = glance.relative_to(ROOT).as_posix()
+    if glance.exists():
+        return (f"![Every claim at a glance (exploratory study): the statistic that decided its verdict, with its "
+                f"interval, beside the paper's value]({rel})\n\n")
+    return (f"*The at-a-glance figure (`{rel}`) is not committed: the exploratory report predates it; the next "
+            f"report writes it.*\n\n")
+
 def results_table(path=CLAIMS) -> str:
-    "The verdict of every claim per RPI estimator, from a reproduction's claims.csv (a placeholder if unusable)."
+    "The study banner, the glance figure and the exploratory verdict of every claim per RPI estimator."
     need = {'claim', 'claim_text', 'verdict_batch', 'verdict_image'}
     rows = list(csv.DictReader(path.open(encoding='utf-8'))) if path.exists() else []
     if not rows or not need <= set(rows[0]):
-        return ('> **Placeholder: no verdict table** (`reports/cpu/claims.csv` is missing or has no verdict columns): '
+        return (f'> **{PLACEHOLDER}** (`reports/cpu/claims.csv` is missing or has no verdict columns): '
                 'regenerate `reports/cpu`, then run `python scripts/make_readme.py`.\n')
     claims = {r['claim']: r for r in rows}  # one verdict per claim and estimator, repeated on each of its parts
-    lines = ['| claim | what is tested | verdict, batch RPI (the paper\'s estimator) | verdict, image RPI |',
-             '|---|---|---|---|']
+    lines = ['| claim | what is tested | exploratory verdict, batch RPI (the paper\'s estimator) | '
+             'exploratory verdict, image RPI |', '|---|---|---|---|']
     lines += [f"| {c} | {r['claim_text']} | **{r['verdict_batch']}** | **{r['verdict_image']}** |"
               for c, r in sorted(claims.items())]
-    glance = path.parent / 'figures' / 'glance.png'
-    figure = (f"![Every claim at a glance: its deciding statistic with its interval, beside the paper's value]"
-              f"({glance.relative_to(ROOT).as_posix()})\n\n" if glance.exists() else '')
-    return (figure + staleness(rows) + f"Verdicts of the committed reproduction ({seeds_of(rows)} seeds per condition; "
-            f"generated from `reports/cpu/claims.csv`; every part, number and interval is in the claims table and "
-            f"the report):\n\n" + '\n'.join(lines) + '\n')
+    return (study_banner(path.parent) + '\n\n' + glance_figure(path.parent)
+            + f"Exploratory verdicts ({seeds_of(rows)} seeds per condition; from `reports/cpu/claims.csv`, where every "
+              f"part, number and interval is; the full [report](reports/cpu/report.html)):\n\n" + '\n'.join(lines) + '\n')
 
 def seeds_of(rows:list) -> int:
     "The number of seeds per condition behind a claims table (the largest `n_seeds` of its parts)."
     return max(int(float(r['n_seeds'])) for r in rows if r.get('n_seeds'))
 
-def staleness(rows:list, preset:str='cpu') -> str:
-    "A warning when the committed claims predate what the preset now asks for (seeds, severity verdicts); else ''."
-    sys.path.insert(0, str(ROOT))
-    from pe_anchor.core import PRESETS
-    want, have = len(PRESETS[preset].study['seeds']), seeds_of(rows)
-    missing = [what for what, absent in (
-        (f"{want} seeds per condition (it has {have})", have != want),
-        ("the C4/C5 verdicts at every corruption severity", not any(r['role'] == 'severity summary' for r in rows)),
-    ) if absent]
-    if not missing: return ''
-    return (f"> **The committed reproduction predates the current `{preset}` preset**: it lacks "
-            f"{' and '.join(missing)}. `bash scripts/reproduce.sh` regenerates it with the current code (its cost: "
-            f"[benchmarks](benchmarks/README.md#the-cpu-reproduction)); until then the verdicts below are those of "
-            f"the committed run.\n\n")
-
-def deviations_table(preset:str='cpu') -> str:
-    "The settings where `preset` departs from the paper: setting, the paper's value, ours, and why."
-    sys.path.insert(0, str(ROOT))
-    from pe_anchor.core import deviations
-    kept = ('as the paper', 'no effect on the numbers')  # the paper's setting, or engineering with no effect
-    rows = [r for r in deviations(preset) if r['why'] and not any(k in r['why'] for k in kept)]
-    cell = lambda v: str(v).replace('|', '\\|')
-    lines = ['| | setting | the paper | ours | why |', '|---|---|---|---|---|']
-    lines += [f"| {r['section']} | `{r['setting']}` | {cell(r['paper'])} | {cell(r['ours'])} | {cell(r['why'])} |"
-              for r in rows]
+def costs_table() -> str:
+    "Each preset: what it is, what a full reproduction costs, and the command."
+    P = core().PRESETS
+    lines = ['| preset | what it is | what a full reproduction costs |', '|---|---|---|']
+    lines += [f"| `{name}` | {p.summary} | {p.cost} |" for name, p in P.items()]
     return '\n'.join(lines) + '\n'
 
+GENERATED = dict(results=results_table, costs=costs_table)
+
+def generated_blocks(text:str) -> str:
+    "`text` with every generated block (`GENERATED`) filled in between its markers."
+    for name, fn in GENERATED.items():
+        text = re.sub(BLOCK.format(name), lambda m: m.group(1) + fn() + m.group(2), text, flags=re.S)
+    return text
+
+# ---------------------------------------------------------------- the deviations page
+def measured_fs(condition='none', corruption='jpeg', report:Path=REPORT) -> tuple:
+    "(mean FS over seeds, seeds) of `condition` at the paper's setting of `corruption`, final models, unpermuted."
+    rows = [r for r in csv.DictReader((report / 'tables' / 'fragility' / 'fragility.csv').open(encoding='utf-8'))
+            if (r['condition'], r['corruption'], r['severity'], r['checkpoint'], r['permuted']) ==
+               (condition, corruption, 'paper', 'final', 'none') and float(r['alpha']) == 1.0]
+    return statistics.fmean(float(r['fs']) for r in rows), len({r['seed'] for r in rows})
+
+def paper_fs(condition='none', metric='fs_jpeg') -> float:
+    "The paper's Table 5 value (data/paper_reference.csv)."
+    return next(float(r['value']) for r in csv.DictReader(PAPER_REFERENCE.open(encoding='utf-8'))
+                if (r['figure'], r['condition'], r['metric']) == ('Table 5', condition, metric))
+
+def deviation_rows(preset='cpu') -> list:
+    "`deviations(preset)`, the corruption row with the committed study's measured JPEG FS of `none` beside the paper's."
+    rows = core().deviations(preset)
+    for r in rows:
+        if r['setting'] == 'corruption pixels':
+            fs, n = measured_fs()
+            r['why'] += (f". Measured in the exploratory study: JPEG FS of `none` {fs:.2f} (mean of "
+                         f"{n} seeds) against the paper's {paper_fs():.2f}")
+    return rows
+
+def deviations_page(preset='cpu') -> str:
+    "docs/deviations.md: every setting of `preset` beside the paper's, with where the paper's value comes from."
+    cell = lambda v: str(v).replace('|', '\\|')
+    rows = deviation_rows(preset)
+    lines = ['| | setting | the paper | source | ours | why |', '|---|---|---|---|---|---|']
+    lines += [f"| {r['section']} | `{r['setting']}` | {cell(r['paper'])} | {cell(r['source'])} | {cell(r['ours'])} | "
+              f"{cell(r['why'])} |" for r in rows]
+    n_paper = sum(r['why'] == 'as the paper' for r in rows)
+    return (f"<!-- generated by scripts/make_readme.py from pe_anchor.core.deviations('{preset}'): do not edit -->\n\n"
+            f"# Where the `{preset}` preset departs from the paper\n\n"
+            f"Every config field and study setting of the `{preset}` preset, and what the code does that no setting "
+            f"names, beside what the paper reports. **source** says where the paper's value comes from: the paper's "
+            f"text (\"paper: Table 2\", a section), the code its author released after the paper (\"released code\"; "
+            f"no training code was released), or \"not reported\" (then the value is our choice, and **why** says so). "
+            f"\"Scale\": forced by a laptop CPU; \"Project choice\": ours where the paper is silent or ambiguous; "
+            f"\"as the paper\": the paper's value ({n_paper} of {len(rows)} rows). Generated from "
+            f"`pe_anchor.core.deviations('{preset}')` (`nbs/lib/00_core.ipynb`); the report prints the same table "
+            f"for the runs it used.\n\n" + '\n'.join(lines) + '\n')
+
+# ---------------------------------------------------------------- the README
 def readme_text() -> str:
-    "The README: the index notebook's cells, links rewritten, the results block generated."
+    "The README: the index notebook's cells, links rewritten, the generated blocks filled in."
     cells = json.loads(NB.read_text(encoding='utf-8'))['cells']
     parts = [''.join(c['source']) if c['cell_type'] == 'markdown' else f"```python\n{''.join(c['source'])}\n```"
              for c in cells]
-    text = rewrite_links('\n\n'.join(parts))
-    text = RESULTS.sub(lambda m: m.group(1) + results_table() + m.group(2), text)
-    text = DEVIATIONS.sub(lambda m: m.group(1) + deviations_table() + m.group(2), text)
-    return HEADER + text + '\n'
+    return HEADER + generated_blocks(rewrite_links('\n\n'.join(parts))) + '\n'
+
+def outputs() -> dict:
+    "Each generated file and its text."
+    return {ROOT / 'README.md': readme_text(), DEVIATIONS_MD: deviations_page()}
 
 if __name__ == '__main__':
-    text, path = readme_text(), ROOT / 'README.md'
-    if '--check' in sys.argv: sys.exit(0 if path.exists() and path.read_text(encoding='utf-8') == text else 1)
-    path.write_text(text, encoding='utf-8')
+    files = outputs()
+    if '--check' in sys.argv:
+        stale = [p.relative_to(ROOT).as_posix() for p, t in files.items()
+                 if not p.exists() or p.read_text(encoding='utf-8') != t]
+        if stale: print(f"out of step: {', '.join(stale)} (run python scripts/make_readme.py)")
+        sys.exit(1 if stale else 0)
+    for p, t in files.items(): p.write_text(t, encoding='utf-8')

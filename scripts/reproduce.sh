@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up and run the reproduction (default: preset cpu, Fashion-MNIST, the preset's 6 seeds): train or load every
 # condition x seed on one worker per core (resumable: re-running reuses finished runs and resumes a killed one), run
-# every analysis, write claims.csv and report.html. Outputs: outputs/<preset>/; runs: data/runs/ (or $PE_ANCHOR_CACHE).
+# every analysis, write claims.csv and report.html. Outputs: outputs/<preset>/; runs: ~/.cache/pe_anchor (or $PE_ANCHOR_CACHE).
 #   PRESET=paper bash scripts/reproduce.sh                  # paper scale (needs ImageNet-100 and a GPU)
 #   SEEDS="0 1" WORKERS=1 OUT=outputs/two bash scripts/reproduce.sh
 set -euo pipefail

@@ -98,9 +98,12 @@ def check_readme():
 
 def run_nbdev_test(flags):
     "Run nbdev_test over nbs/; return the names of the failed notebooks."
-    env = dict(os.environ, OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')  # 2 notebooks at a time, 1 thread each
+    # 2 notebooks at a time, 1 thread each; a run cache of its own, so tests never touch the user's runs
+    cache = tempfile.mkdtemp(prefix='pe_anchor-test-cache-')
+    env = dict(os.environ, OMP_NUM_THREADS='1', MKL_NUM_THREADS='1', PE_ANCHOR_CACHE=cache)
     r = subprocess.run(['nbdev_test', '--n_workers', '2', '--timing', *(['--flags', flags] if flags else [])], cwd=ROOT, text=True,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    shutil.rmtree(cache, ignore_errors=True)  # the folder this run made
     print(r.stdout[-20000:])
     failed = re.findall(r'^\s+(\S+\.ipynb)\s*$', r.stdout.split('Failed On The Following Notebooks:')[-1], re.M) if 'Failed On' in r.stdout else []
     if r.returncode != 0 and not failed: failed = ['nbdev_test']

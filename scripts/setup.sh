@@ -15,7 +15,8 @@ python -c "import torch, torchvision" 2>/dev/null || pip install -q $TORCH_SPEC
 # pin the installed torch so nothing below can pull a different one
 python -c "import torch, torchvision; print(f'torch=={torch.__version__.split(\"+\")[0]}\ntorchvision=={torchvision.__version__.split(\"+\")[0]}')" > .venv/torch-constraints.txt
 pip install -q -c .venv/torch-constraints.txt -e ".[dev]"
-python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (pe_anchor)" >/dev/null
+# display name = kernel name: nbdev_clean writes `python3` as every notebook's display name, so JupyterLab opens them clean
+python -m ipykernel install --sys-prefix --name python3 --display-name python3 >/dev/null
 if [ ! -d /usr/share/datasets/fashion-mnist ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   (apt-get install -y -qq dataset-fashion-mnist >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq dataset-fashion-mnist)) \
     || echo "note: could not install Debian's dataset-fashion-mnist; pe_anchor will fall back to torchvision's download"
