@@ -33,6 +33,7 @@ def run_emergence(run, # a finished `Run` (its kept epoch weights)
                   n_perms:int, # K, permutations per RPI estimator
                   rpi, # RPI estimators, e.g. `study.rpi`
                   half:str='all', # the half of the test split measured (`StudyConfig.report_half`)
+                  n_images:int|None=None, # images measured (None or 0: the run's per-epoch monitor, `ssdc_images`)
                  ) -> pd.DataFrame:
     "Per-epoch SSDC of one run (unpermuted and under each estimator), with each epoch's clean test accuracy."
     cfg = run.config
@@ -40,7 +41,7 @@ def run_emergence(run, # a finished `Run` (its kept epoch weights)
         s = run.ssdc
         if 'site' in s: s = s[s.site == 'ln1']
         return s.assign(perm_sd=np.nan, n_perms=1).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
-    data = eval_set(cfg, cfg.train.ssdc_images or None, half)
+    data = eval_set(cfg, n_images or cfg.train.ssdc_images or None, half)
     rows = [model_profiles(m, data, n_perms, rpi, cfg.train.eval_batch_size, condition=cfg.condition,
                            seed=cfg.train.seed).assign(epoch=e) for e, m in epoch_models(run)]
     return pd.concat(rows, ignore_index=True).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
@@ -49,8 +50,8 @@ def emergence_per_run(run, # a finished `Run`
                       study:StudyConfig, # its `n_perms`, `rpi` and split
                       cache_dir=None, device=None, # unused: every analysis's per-run function takes them
                      ) -> dict:
-    "The per-run table of the emergence analysis: {'emergence': `run_emergence` on the study's report half}."
-    t = run_emergence(run, study.n_perms, study.rpi, study.report_half)
+    "The per-run table of the emergence analysis: {'emergence': `run_emergence` on `n_images` of the report half}."
+    t = run_emergence(run, study.n_perms, study.rpi, study.report_half, study.n_images)
     return dict(emergence=t.assign(preset=run.config.preset))
 
 def emergence_combine(study:StudyConfig, # the study

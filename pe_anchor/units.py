@@ -67,8 +67,8 @@ PAPER_ANALYSES = (
              fragility_combine, _write_fragility, cost=4.0),
     Analysis('scaling', ('rpi', 'n_perms', 'pe_scales', 'n_images', 'fragility_images', 'allow_extrapolation', 'split'),
              scaling_keys, scaling_per_run, scaling_combine, write_tables, cost=3.0),
-    Analysis('emergence', ('rpi', 'n_perms', 'split'), lambda s: sorted(s.analysed_keys), emergence_per_run,
-             emergence_combine, lambda r, d: write_tables(r, d), cost=1.0),
+    Analysis('emergence', ('rpi', 'n_perms', 'n_images', 'split'), lambda s: sorted(s.analysed_keys),
+             emergence_per_run, emergence_combine, write_tables, cost=1.0),
 )
 for _a in PAPER_ANALYSES: register_analysis(_a)
 
