@@ -23,7 +23,7 @@ from .measure import paper_reference
 from .emergence import emergence_table
 from .plan import (UNITS, ANALYSES, PUBLISHED, check_engine, drop_unit, file_sha256, read_manifest,
                             read_plan, record_unit, unit_done, unit_fingerprints, unit_problem, write_plan)
-from .claims import claims_table
+from .confirm import study_claims
 from .render import render_report, static_image
 
 # %% auto #0
@@ -306,7 +306,7 @@ def analysis_steps(study:StudyConfig, engine:str, out, cache_root, device, runs:
     "(unit, compute) of every unit, in order."
     steps = [(u, lambda d, u=u: compute_unit(u, study, engine, runs, d, out, cache_root, device, executor, plugins))
              for u in ANALYSES]
-    claims = lambda d: save_table(claims_table(load_tables(out, units=ANALYSES), paper_reference()), d / 'claims.csv')
+    claims = lambda d: save_table(study_claims(load_tables(out, units=ANALYSES), study, paper_reference()), d / 'claims.csv')
     steps.append(('claims', claims))
     if report: steps.append(('report', lambda d: write_report(out, d, study, cache_root, plugins)))
     return steps
@@ -366,6 +366,10 @@ def verdict_lines(claims:pd.DataFrame, # `claims.csv` (`claims_table`)
         seen = ', '.join(sorted(set(firsts.apply(_verdict, axis=1))))
         return [f"{preset}: a plumbing check, not a result ({len(firsts)} claims ran end to end; their verdicts "
                 f"({seen}) say nothing about the paper)"]
+    prim = claims[claims.role == 'primary'].set_index('claim').part_verdict if 'role' in claims else pd.Series()
+    if len(prim):
+        return ['primary verdicts (claims.csv; the pre-registered rules of data/preregistration-cpu.md):'] + [
+            f"  {c} {prim.get(c, 'not computed')}: {r.claim_text}" for c, r in firsts.iterrows()]
     return ['verdicts (claims.csv):'] + [f"  {c} {_verdict(r)}: {r.claim_text}" for c, r in firsts.iterrows()]
 
 # %% ../nbs/lib/24_paper.ipynb #5e0c4a24

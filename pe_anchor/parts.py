@@ -18,7 +18,7 @@ from .study import StudyConfig, make_study, study_to_dict, study_from_dict, stud
 from .robustness import corrupted_dir
 from .measure import paper_reference
 from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis
-from .claims import claims_table
+from .confirm import study_claims
 from .plan import file_sha256, read_manifest, unit_fingerprints, write_plan
 from .paper import run_unit, load_tables, write_report, check_inputs
 
@@ -286,7 +286,8 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
             res = a.combine(study, stacked_results(study, a.name, {k: out for k in where}), ref)
             st = time.time(); run_unit(out, a.name, prints[a.name], lambda d, a=a, res=res: a.write(res, d))
             log.append(dict(step=a.name, status='merged', seconds=time.time() - st))
-        claims = lambda d: save_table(claims_table(load_tables(out, units=tuple(ANALYSIS_UNITS)), ref), d / 'claims.csv')
+        claims = lambda d: save_table(study_claims(load_tables(out, units=tuple(ANALYSIS_UNITS)), study, ref),
+                                     d / 'claims.csv')
         run_unit(out, 'claims', prints['claims'], claims)
         if report: run_unit(out, 'report', prints['report'], lambda d: write_report(out, d, study, default_cache_root()))
         merge_manifest(out, parts, study, where)

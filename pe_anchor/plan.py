@@ -13,6 +13,7 @@ from .training import run_dir
 from .study import StudyConfig, study_from_dict, study_to_dict
 from .claims import claim_thresholds
 from .units import ANALYSIS_UNITS, analysis_settings
+from .confirm import preregistration
 
 # %% auto #0
 __all__ = ['ANALYSES', 'UNITS', 'PUBLISHED', 'SHA256', 'check_engine', 'run_names', 'unit_fingerprints', 'manifest_path_problem',
@@ -49,7 +50,7 @@ def unit_fingerprints(study:StudyConfig, engine:str) -> dict:
     base = dict(preset=study.preset, seeds=list(study.seeds), conditions=list(study.conditions),
                 overrides=study.run_overrides, runs=run_names(study), engine=engine)
     k = {n: _hash(n, base, analysis_settings(a, study)) for n, a in ANALYSIS_UNITS.items()}
-    k['claims'] = _hash('claims', k, claim_thresholds())
+    k['claims'] = _hash('claims', k, claim_thresholds(), preregistration())
     k['report'] = _hash('report', k)
     return k
 
