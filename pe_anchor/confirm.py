@@ -8,7 +8,7 @@ import json, math, re
 from pathlib import Path
 import numpy as np, pandas as pd
 from scipy import stats
-from .core import data_dir, _checkout_root
+from .core import PE_CONDITIONS, CONTROLS, data_dir, _checkout_root
 from .robustness import severity_table, paper_table5
 from .claims import (CLAIMS, layer_curves, min_unpermuted, max_abs_rpi, late_rpi, early_layer,
                               claims_table)
@@ -139,8 +139,8 @@ def _fs_parts(claim:str, pairs:list, fs:dict, acc:dict, floor:float, corruption:
                       floor=low, corruption=corruption, severity=str(severity)))
     return out
 
-C4_PAIRS = [(r, p, f'{r} vs {p}') for p in ('ape', 'sincos', 'rope') for r in ('none', 'rpt')]
-C5_PAIRS = [(q, 'rope', f'{q} vs rope (JPEG)') for q in ('ape', 'sincos', 'none', 'rpt')]
+C4_PAIRS = [(r, p, f'{r} vs {p}') for p in PE_CONDITIONS for r in CONTROLS]
+C5_PAIRS = [(q, 'rope', f'{q} vs rope (JPEG)') for q in (*PE_CONDITIONS, *CONTROLS) if q != 'rope']
 
 def _c7_parts(prof, pr:dict, eps:float) -> list:
     "C7: D = R_e − θ·R per seed (every seed), with the premise R > ε."
@@ -265,7 +265,7 @@ def study_claims(tables:dict, # the study's tables by name (`load_tables`)
                                   pr['damage_matched']['blur_target_fs'])
     if blur['severity']:
         fs, acc = _at(tables['fragility'], 'blur-ks', blur['severity'])
-        pairs = [(q, 'rope', f'{q} vs rope (blur)') for q in ('ape', 'sincos', 'none', 'rpt')]
+        pairs = [(q, r, p.replace('(JPEG)', '(blur)')) for q, r, p in C5_PAIRS]
         rows.append(decide(_fs_parts('C5', pairs, fs, acc, 2 * chance, 'blur-ks', blur['severity']), pr['epsilon'],
                            'secondary'))
     rows.append(severity_counts(tables['fragility'], pr['epsilon'], chance))

@@ -23,9 +23,10 @@ from .plan import file_sha256, read_manifest, unit_fingerprints, write_plan
 from .paper import run_unit, load_tables, write_report, check_inputs
 
 # %% auto #0
-__all__ = ['RESULTS', 'SAFE_NAME', 'STRING_COLUMNS', 'result_folder', 'read_result', 'result_task', 'result_problem',
-           'read_record', 'part_tasks', 'part_keys', 'compute_part', 'run_costs', 'part_manifest', 'PartError',
-           'check_parts', 'merged_study', 'missing_results', 'stacked_results', 'merge_parts', 'merge_manifest']
+__all__ = ['RESULTS', 'SAFE_NAME', 'STRING_COLUMNS', 'GOLDEN_SETTINGS', 'result_folder', 'read_result', 'result_task',
+           'result_problem', 'read_record', 'part_tasks', 'part_keys', 'compute_part', 'run_costs', 'part_manifest',
+           'PartError', 'check_parts', 'merged_study', 'missing_results', 'stacked_results', 'merge_parts',
+           'merge_manifest', 'golden_study']
 
 # %% ../nbs/lib/24a_parts.ipynb #385500ee
 RESULTS = 'results'  # the folder of per-run results inside an out-dir
@@ -308,3 +309,12 @@ def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict):
                      keys=[list(k) for k in study.run_keys], results_version=RESULTS_VERSION, results=results,
                      merged=merged, finished=time.strftime('%Y-%m-%d %H:%M:%S'))
     save_json(m, out / 'manifest.json')
+
+# %% ../nbs/lib/24a_parts.ipynb #92dc08e9
+GOLDEN_SETTINGS = dict(preset='smoke', conditions='ape,none', seeds=[0, 1], n_perms=1, n_images=64, fragility_images=64,
+                       pe_scales=[1.0, 0.5], corruptions='jpeg,blur,jpeg-q', severities={'jpeg-q': ['10', '2']},
+                       overrides=dict(epochs=1, subset=256))  # the smoke study of the tests and of data/golden-smoke
+
+def golden_study() -> StudyConfig:
+    "The small study the parts test and the golden result (`scripts/golden.py`) compute."
+    return make_study(**GOLDEN_SETTINGS)
