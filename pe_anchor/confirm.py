@@ -56,8 +56,10 @@ def part_test(x:pd.Series, # per-seed values (or paired differences)
     m, se, df = x.mean(), x.std(ddof=1) / math.sqrt(n), n - 1
     h = stats.t.ppf((1 + confidence) / 2, df) * se
     holds, fails = [], []
-    if above is not None: holds.append(_one_sided(m, se, df, above, True)); fails.append(_one_sided(m, se, df, above, False))
-    if below is not None: holds.append(_one_sided(m, se, df, below, False)); fails.append(_one_sided(m, se, df, below, True))
+    for bound, greater in ((above, True), (below, False)):
+        if bound is None: continue
+        holds.append(_one_sided(m, se, df, bound, greater))
+        fails.append(_one_sided(m, se, df, bound, not greater))
     p_hold, p_fail, a = max(holds), min(fails), (1 - confidence) / 2
     v = 'holds' if p_hold < a else 'does not hold' if p_fail < a else 'inconclusive'
     return dict(ours=m, ci_low=m - h, ci_high=m + h, n_seeds=n, p_hold=p_hold, p_fail=p_fail, part_verdict=v)
@@ -130,7 +132,7 @@ def _p(claim, part, statistic, values, above=None, below=None, premise=None, flo
 
 # %% ../nbs/lib/21a_confirm.ipynb #2d4d364b
 def _fs_parts(claim:str, pairs:list, fs:dict, acc:dict, floor:float, corruption:str, severity) -> list:
-    "Paired FS(worse) − FS(better) > 0 parts; not interpretable if a compared run's shifted accuracy is below `floor`."
+    "Paired FS(worse) − FS(better) > 0 parts; not interpretable if a compared run's shifted accuracy < `floor`."
     out, name = [], f'{corruption} {severity}'
     for worse, better, part in pairs:
         a, b = fs.get(worse, pd.Series(dtype=float)), fs.get(better, pd.Series(dtype=float))
@@ -169,10 +171,12 @@ def deciding_parts(tables:dict, # the report half's tables ('ssdc_profiles', 'fr
     dm = damage_matched_setting(sel_f, 'jpeg-q', pr['damage_matched']['jpeg_target_fs'])
     a6 = alpha_c6(sel_s, 'ape', pr['acc_kept']) if len(sel_s) else None
     out = [_p('C1', 'none unpermuted', 'min over layers of SSDC, unpermuted', min_unpermuted(prof, 'none'), above=eps),
-           _p('C1', 'none under RPI', 'max over layers of |SSDC| under batch RPI', max_abs_rpi(prof, 'none', e), below=eps)]
+           _p('C1', 'none under RPI', 'max over layers of |SSDC| under batch RPI', max_abs_rpi(prof, 'none', e),
+              below=eps)]
     out += [_p('C2', c, 'mean SSDC under batch RPI, layers ≥ depth/2', late_rpi(prof, c, e), above=eps)
             for c in pr['claims']['C2']['deciding']]
-    out += [_p('C3', 'rpt under RPI', 'max over layers of |SSDC| under batch RPI', max_abs_rpi(prof, 'rpt', e), below=eps),
+    out += [_p('C3', 'rpt under RPI', 'max over layers of |SSDC| under batch RPI', max_abs_rpi(prof, 'rpt', e),
+               below=eps),
             _p('C3', 'rpt unpermuted', 'min over layers of SSDC, unpermuted', min_unpermuted(prof, 'rpt'), above=eps)]
     fs, acc = _at(frag, 'jpeg-q', dm['severity']) if dm['severity'] else ({}, {})
     out += _fs_parts('C4', C4_PAIRS, fs, acc, 2 * chance, 'jpeg-q', dm['severity'])
@@ -207,7 +211,8 @@ def evaluate_part(p:dict, eps:float) -> dict:
         note = 'a compared run keeps less than 2 × chance accuracy here (the floor guard)'
     if note and r['part_verdict'] not in ('not testable', 'not interpretable'): r |= dict(part_verdict='not testable')
     paired_ = 'paired' in p['statistic']
-    return dict(claim=p['claim'], part=p['part'], statistic=p['statistic'], threshold=_threshold(p['above'], p['below']),
+    return dict(claim=p['claim'], part=p['part'], statistic=p['statistic'],
+                threshold=_threshold(p['above'], p['below']),
                 ci_method='paired t 95%' if paired_ else 't 95%', corruption=p.get('corruption', ''),
                 severity=p.get('severity', ''), note=note, **r)
 
@@ -274,4 +279,6 @@ def study_claims(tables:dict, # the study's tables by name (`load_tables`)
     registered = bool(study and study.preset == pr['preset'] and list(study.seeds) == pr['seeds'])
     note = f"choices on the selection half: JPEG {choices['jpeg_note']}; α_C6 = {choices['alpha_c6']}"
     new.loc[new.role == 'primary', 'note'] = new.loc[new.role == 'primary', 'note'] + '; ' + note
+    for col in [c for c in t.columns if c.startswith('verdict_') and c != 'verdict_at_severity']:
+        new[col] = new.claim.map(t.drop_duplicates('claim').set_index('claim')[col])  # claim-level columns
     return pd.concat([t, new], ignore_index=True).assign(preregistered=registered)

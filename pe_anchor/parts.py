@@ -228,7 +228,8 @@ def check_parts(parts:list, # part folders
         elif part.get('name') != first[1]:
             raise PartError(f"{path}: a part of study {part.get('name')!r}, not {first[1]!r} ({first[0]})")
         elif _settings(study) != first[2]:
-            raise PartError(f"{path}: its study settings differ from {first[0]}'s ({_differs(_settings(study), first[2])})")
+            why = _differs(_settings(study), first[2])
+            raise PartError(f"{path}: its study settings differ from {first[0]}'s ({why})")
         _check_results(path, p, part, study, seen)
         where |= {k: p for k in seen if k not in where}
         studies.append(study)
@@ -290,7 +291,8 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
         claims = lambda d: save_table(study_claims(load_tables(out, units=tuple(ANALYSIS_UNITS)), study, ref),
                                      d / 'claims.csv')
         run_unit(out, 'claims', prints['claims'], claims)
-        if report: run_unit(out, 'report', prints['report'], lambda d: write_report(out, d, study, default_cache_root()))
+        report_step = lambda d: write_report(out, d, study, default_cache_root())
+        if report: run_unit(out, 'report', prints['report'], report_step)
         merge_manifest(out, parts, study, where)
     if progress: print(f"merged {len(parts)} part(s), {len(where)} per-run results, in {time.time() - t0:.1f} s: {out}")
     return dict(out_dir=out, study=study, seconds=time.time() - t0, parts=[str(p) for p in parts])

@@ -17,7 +17,8 @@ from .claims import CLAIMS
 # %% auto #0
 __all__ = ['VERDICT_COLORS', 'GLANCE_COLORS', 'PROVENANCE_FIELDS', 'format_sweep', 'deviations_table', 'format_claims',
            'claims_summary', 'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary', 'threshold_bounds',
-           'part_margin', 'deciding_parts', 'plot_glance', 'runs_provenance', 'provenance_table', 'style_deviations']
+           'part_margin', 'deciding_parts', 'primary_parts', 'plot_glance', 'runs_provenance', 'provenance_table',
+           'style_deviations']
 
 # %% ../nbs/lib/27_results.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
@@ -146,7 +147,8 @@ def glossary() -> pd.DataFrame:
                          for c in CONDITIONS]).set_index('key')
 
 # %% ../nbs/lib/27_results.ipynb #12b50466
-GLANCE_COLORS = {'holds': '#2e7d32', 'does not hold': '#c62828', 'inconclusive': '#d39e00', 'not testable': '#6c757d'}
+GLANCE_COLORS = {'holds': '#2e7d32', 'does not hold': '#c62828', 'inconclusive': '#d39e00', 'not testable': '#6c757d',
+                 'not interpretable': '#8e24aa'}
 
 def threshold_bounds(threshold:str) -> tuple:
     "(above, below) of a claims-table threshold such as '> 0.05', '< 0.5' or '> -0.05 and < 0.05' (None if absent)."
@@ -174,7 +176,9 @@ def _nominal(tests:pd.DataFrame) -> pd.DataFrame:
 # %% ../nbs/lib/27_results.ipynb #ed986780
 def deciding_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.claims.claims_table`)
                   ) -> pd.DataFrame:
-    "Per claim and RPI estimator (one row if no part reads SSDC under RPI): the verdict and the part that decided it."
+    """Per claim and RPI estimator (one row if no part reads SSDC under RPI): the verdict and the part that decided it;
+    with the pre-registered primary verdicts (`pe_anchor.confirm`), one row per claim: its primary verdict."""
+    if 'role' in claims and (claims.role == 'primary').any(): return primary_parts(claims)
     tests, ests, rows = _nominal(claims[claims.role == 'test']), [e for e in RPI_ESTIMATORS
                                                                    if f'verdict_{e}' in claims], []
     for c in dict.fromkeys(claims.claim):
@@ -200,6 +204,24 @@ def _severities(claims:pd.DataFrame, claim:str) -> str:
     s = claims[(claims.claim == claim) & (claims.role == 'severity summary')]
     name = lambda r: r['corruption'] if isinstance(r.get('corruption'), str) and r['corruption'] else r['part']
     return '; '.join(f"{name(r)}: {r['part_verdict']}" for r in s.to_dict('records'))
+
+def primary_parts(claims:pd.DataFrame) -> pd.DataFrame:
+    "Per claim: the primary verdict, the deciding part closest to deciding it, and the severity counts (C4, C5)."
+    dec, rows = claims[claims.role == 'deciding'], []
+    for p in claims[claims.role == 'primary'].to_dict('records'):
+        v, g = p['part_verdict'], dec[dec.claim == p['claim']]
+        pool = g[g.part_verdict == v] if v != 'holds' else g
+        pool = pool if len(pool) else g
+        if not len(pool): continue
+        r = pool.assign(margin=[part_margin(r, v == 'does not hold') for r in pool.to_dict('records')])
+        r = r.sort_values('margin', na_position='last', kind='stable').iloc[0]
+        counts = claims[(claims.claim == p['claim']) & (claims.role == 'severity counts')]
+        rows.append(dict(claim=p['claim'], estimator='any', verdict=v, part=r.part, statistic=r.statistic,
+                         ours=r.ours, ci_low=r.ci_low, ci_high=r.ci_high, paper=np.nan, threshold=r.threshold,
+                         note=r.note if isinstance(r.note, str) else '', parts=len(g),
+                         agreeing=int((g.part_verdict == v).sum()),
+                         severities='; '.join(f"{x.corruption}: {x.part_verdict}" for x in counts.itertuples())))
+    return pd.DataFrame(rows)
 
 # %% ../nbs/lib/27_results.ipynb #92ae965f
 def _glance_label(r:dict) -> str:

@@ -532,7 +532,8 @@ def matched_from_tables(final:pd.DataFrame, # final-checkpoint fragility rows of
         i = (g.acc_clean - target).abs().idxmin()
         rows.append(dict(condition=c, seed=s, epoch=int(g.epoch[i]), epoch_test_acc=float(g.acc_clean[i]),
                          target_acc=target, acc_gap=float(g.acc_clean[i]) - target,
-                         final_epoch=int(last.loc[(c, s), 'epoch']), final_test_acc=float(last.loc[(c, s), 'acc_clean'])))
+                         final_epoch=int(last.loc[(c, s), 'epoch']),
+                         final_test_acc=float(last.loc[(c, s), 'acc_clean'])))
     return pd.DataFrame(rows)
 
 def fragility_combine(study:StudyConfig, # the study
@@ -574,7 +575,8 @@ def fragility_experiment(study:StudyConfig, # conditions, seeds, corruptions, ma
 
 RESULT_FILES = dict(table='fragility.csv', table5='table5.csv', matched_epochs='matched_epochs.csv',
                     severity='severity.csv', severity_summary='severity_summary.csv',
-                    damage_matched='damage_matched.csv', selection='fragility_selection.csv')  # result -> file name (written when present and not empty)
+                    damage_matched='damage_matched.csv',
+                    selection='fragility_selection.csv')  # result -> file name (written when present and not empty)
 
 def write_results(res:dict, out_dir) -> Path:
     "Write the experiment's tables as CSV files into `out_dir`."

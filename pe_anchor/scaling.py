@@ -28,8 +28,8 @@ __all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'SWEEP_PANELS', 'PANEL_CELLS', 'swee
            'interventions_experiment', 'scaling_experiment']
 
 # %% ../nbs/lib/18_scaling.ipynb #24c8273c
-SWEEP_COLUMNS = ['condition', 'seed', 'half', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi', 'rpi_auc',
-                 'acc_clean', 'acc_jpeg', 'fs_jpeg', 'acc_blur', 'fs_blur', 'chance', 'interpretable',
+SWEEP_COLUMNS = ['condition', 'seed', 'half', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi',
+                 'rpi_auc', 'acc_clean', 'acc_jpeg', 'fs_jpeg', 'acc_blur', 'fs_blur', 'chance', 'interpretable',
                  'n_images', 'n_perms', 'preset']
 
 def _fs_wide(fs:pd.DataFrame) -> pd.DataFrame:
@@ -47,6 +47,7 @@ def sweep_table(fs:pd.DataFrame, # `fragility_table` rows (RPI off) at each alph
     ("One row per (condition, seed, half, estimator, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS, "
      "`interpretable`.")
     model, keys = ['condition', 'seed', 'alpha'], ['condition', 'seed', 'alpha', 'permuted']
+    fs = fs if 'half' in fs else fs.assign(half='all')  # rows measured on one set, e.g. a pretrained model's
     t = _fs_wide(fs).merge(rpi_measures(prof), on=model)
     n = prof[prof.permuted != 'none'].groupby(keys)[['n_images', 'n_perms']].first().reset_index()
     t = t.merge(n, on=keys).assign(chance=chance)
@@ -279,6 +280,7 @@ def scaling_experiment(study:StudyConfig, # what to measure (`make_study`)
                       ) -> dict:
     "The α sweep of every swept condition (`study.swept`) and its summary beside the paper's; written to `out_dir`."
     rs = select_runs(runs, scaling_keys(study))
-    res = scaling_combine(study, run_tables(scaling_per_run, rs, study, cache_dir, device, executor=executor), reference)
+    tables = run_tables(scaling_per_run, rs, study, cache_dir, device, executor=executor)
+    res = scaling_combine(study, tables, reference)
     if out_dir: write_tables(res, out_dir)
     return res

@@ -93,10 +93,15 @@ def glance_figure(report:Path=REPORT) -> str:
     glance = report / 'figures' / 'glance.png'
     rel = glance.relative_to(ROOT).as_posix()
     if glance.exists():
-        return (f"![Every claim at a glance (exploratory study): the statistic that decided its verdict, with its "
+        return (f"![Every claim at a glance ({'confirmatory' if CONFIRMED() else 'exploratory'} study): the statistic "
+                f"that decided its verdict, with its "
                 f"interval, beside the paper's value]({rel})\n\n")
-    return (f"*The at-a-glance figure (`{rel}`) is not committed: the exploratory report predates it; the next "
-            f"report writes it.*\n\n")
+    return (f"*The at-a-glance figure (`{rel}`) is not committed: the committed report predates it; the next "
+            f"report (the merge of the confirmatory parts) writes it.*\n\n")
+
+def CONFIRMED() -> bool:
+    "Does the committed claims table carry the pre-registered primary verdicts?"
+    return CLAIMS.exists() and any(r.get('role') == 'primary' for r in csv.DictReader(CLAIMS.open(encoding='utf-8')))
 
 def results_table(path=CLAIMS) -> str:
     "The study banner, the glance figure and the exploratory verdict of every claim per RPI estimator."
@@ -105,6 +110,7 @@ def results_table(path=CLAIMS) -> str:
     if not rows or not need <= set(rows[0]):
         return (f'> **{PLACEHOLDER}** (`reports/cpu/claims.csv` is missing or has no verdict columns): '
                 'regenerate `reports/cpu`, then run `python scripts/make_readme.py`.\n')
+    if any(r.get('role') == 'primary' for r in rows): return confirmatory_table(rows, path)
     claims = {r['claim']: r for r in rows}  # one verdict per claim and estimator, repeated on each of its parts
     lines = ['| claim | what is tested | exploratory verdict, batch RPI (the paper\'s estimator) | '
              'exploratory verdict, image RPI |', '|---|---|---|---|']
@@ -113,6 +119,31 @@ def results_table(path=CLAIMS) -> str:
     return (study_banner(path.parent) + '\n\n' + glance_figure(path.parent)
             + f"Exploratory verdicts ({seeds_of(rows)} seeds per condition; from `reports/cpu/claims.csv`, where every "
               f"part, number and interval is; the full [report](reports/cpu/report.html)):\n\n" + '\n'.join(lines) + '\n')
+
+EXPLORATORY = ROOT / 'reports' / 'cpu-exploratory' / 'claims.csv'  # where the exploratory study goes once replaced
+
+def confirmatory_table(rows:list, path:Path) -> str:
+    """The primary verdict of every claim (the pre-registered rules), beside the exploratory study's verdict and, for
+    C4/C5, the severity counts."""
+    prim = {r['claim']: r for r in rows if r.get('role') == 'primary'}
+    counts = {}
+    for r in rows:
+        if r.get('role') == 'severity counts': counts.setdefault(r['claim'], []).append(f"{r['corruption']}: {r['note']}")
+    old = {}
+    if EXPLORATORY.exists():
+        old = {r['claim']: r.get('verdict_batch', '') for r in csv.DictReader(EXPLORATORY.open(encoding='utf-8'))}
+    text = {r['claim']: r['claim_text'] for r in rows}
+    lines = ['| claim | what is tested | **primary verdict** (pre-registered rules) | exploratory verdict (seeds 0-3, '
+             'batch RPI) | severity counts |', '|---|---|---|---|---|']
+    lines += [f"| {c} | {text[c]} | **{p['part_verdict']}** | {old.get(c, 'n/a')} | {'<br>'.join(counts.get(c, []))} |"
+              for c, p in sorted(prim.items())]
+    st = study_of(path.parent)
+    return (f"**Confirmatory study** (`reports/cpu`, seeds {seed_range(st['seeds'])}, {len(st['seeds'])} per "
+            f"condition, finished {st['date']}), decided by the rules of the [pre-registration]"
+            f"(data/preregistration-cpu.md), committed before any of its runs was trained: one primary verdict per "
+            f"claim from its deciding parts, paired by seed, Holm within the claim, every choice on the selection half. "
+            f"The exploratory study (seeds 0-3, which chose the preset) is in `reports/cpu-exploratory`.\n\n"
+            + glance_figure(path.parent) + '\n'.join(lines) + '\n')
 
 def seeds_of(rows:list) -> int:
     "The number of seeds per condition behind a claims table (the largest `n_seeds` of its parts)."
