@@ -16,11 +16,10 @@ from .machine import check_device
 from .data import dataset_for
 from .cache import run_dir, default_cache_root
 from .executor import make_executor
-from .study import StudyConfig, make_study, select_runs, study_runs
-from .robustness import corrupted_dir, fragility_experiment
-from .scaling import interventions_experiment, scaling_experiment, write_tables
+from .study import StudyConfig, make_study, select_runs, study_runs, run_tables
+from .robustness import corrupted_dir
 from .measure import paper_reference
-from .emergence import emergence_table
+from .units import get_analysis
 from .plan import (UNITS, ANALYSES, PUBLISHED, check_engine, drop_unit, file_sha256, read_manifest,
                             read_plan, record_unit, unit_done, unit_fingerprints, unit_problem, write_plan)
 from .confirm import study_claims
@@ -178,20 +177,15 @@ LOG_FILE = 'logs/papermill.log'  # in a reproduction's folder: warnings and the 
 def compute_unit(unit:str, # one of `ANALYSES`
                  study:StudyConfig, engine:str, runs:dict, dest, out, cache_root, device=None, executor=None,
                  plugins=()): # the papermill engine: modules each notebook imports first (`plugin_cell`)
-    "The tables of analysis `unit` for the study, in `dest`: its notebook executed by papermill, or its function."
+    "The tables of analysis `unit` for the study, in `dest`: its notebook executed by papermill, or its registered unit."
     if engine == 'papermill':
         nb = SECTION_NOTEBOOKS[unit]
         params = notebook_params(unit, study, dest, cache_root, executor)
         return run_notebook(nb, out / 'notebooks' / f'{nb}.ipynb', params, log=out / LOG_FILE, plugins=plugins)
-    corrupted, ref = corrupted_dir(cache_root), paper_reference()
-    if unit == 'interventions':
-        iv = interventions_experiment(study, runs, reference=ref, device=device, executor=executor)
-        return write_tables(iv, dest)
-    if unit == 'fragility': return fragility_experiment(study, runs, corrupted, dest, device, executor)
-    if unit == 'scaling':
-        return write_tables(scaling_experiment(study, runs, corrupted, reference=ref, device=device, executor=executor),
-                            dest)
-    return save_table(emergence_table(study, runs, executor), dest / 'emergence.csv')
+    a = get_analysis(unit)  # the direct engine: the registered unit, per run through the executor, then combined
+    tables = run_tables(a.per_run, select_runs(runs, a.keys(study)), study, corrupted_dir(cache_root), device,
+                        executor=executor)
+    return a.write(a.combine(study, tables, paper_reference()), dest)
 
 # %% ../nbs/lib/24_paper.ipynb #a6546261
 def run_unit(out, unit:str, fingerprint:str, compute) -> list:
@@ -306,7 +300,8 @@ def analysis_steps(study:StudyConfig, engine:str, out, cache_root, device, runs:
     "(unit, compute) of every unit, in order."
     steps = [(u, lambda d, u=u: compute_unit(u, study, engine, runs, d, out, cache_root, device, executor, plugins))
              for u in ANALYSES]
-    claims = lambda d: save_table(study_claims(load_tables(out, units=ANALYSES), study, paper_reference()), d / 'claims.csv')
+    claims = lambda d: save_table(study_claims(load_tables(out, units=ANALYSES), study, paper_reference()),
+                                 d / 'claims.csv')
     steps.append(('claims', claims))
     if report: steps.append(('report', lambda d: write_report(out, d, study, cache_root, plugins)))
     return steps

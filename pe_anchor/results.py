@@ -68,8 +68,10 @@ def format_claims(claims:pd.DataFrame, digits:int=3) -> pd.DataFrame:
             'perm. SD': claims.perm_sd.map(f), 'paper': claims.paper.map(f), 'condition': claims.threshold,
             'part verdict': claims.part_verdict.where(claims.role != 'premise', 'premise: ' + claims.part_verdict)}
     cols.update({f'claim verdict ({e})': claims[f'verdict_{e}'] for e in RPI_ESTIMATORS if f'verdict_{e}' in claims})
+    if 'p_fail_holm' in claims and claims.p_fail_holm.notna().any(): cols['p_fail (Holm)'] = claims.p_fail_holm.map(f)
     cols['note'] = claims.note.fillna('')
-    return pd.DataFrame(cols).set_index(['claim', 'RPI estimator', 'part'])
+    cols['role'] = claims.role  # a part can be tested under the exploratory and the pre-registered rules
+    return pd.DataFrame(cols).set_index(['claim', 'role', 'RPI estimator', 'part'])
 
 def _why(g:pd.DataFrame, v:str) -> str:
     "The parts that decided verdict `v` of one claim under one estimator, with their numbers."
