@@ -17,7 +17,7 @@ from .measure import eval_set, accuracy, seed_summary, paper_reference
 from .study import StudyConfig, select_runs, run_tables, in_key_order
 from .files import save_table
 from .cache import default_cache_root
-from .executor import map_runs, worker_device
+from .executor import worker_device
 from .corruptions import (CORRUPTIONS, KINDS, PAPER_CORRUPTIONS, corrupted_images, corruption_grid,
                                    get_corruption, images_fingerprint, setting, severity_strength)
 
@@ -27,10 +27,9 @@ __all__ = ['SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'CORRUPTION_TITLES', 'PA
            'unshifted_rows', 'paper_rows', 'table5_long', 'table5', 'format_table5', 'ordered_conditions',
            'corruption_title', 'plot_fig3', 'curve_rows', 'severity_rank', 'severity_table', 'severity_curves',
            'paper_corruption', 'crossing', 'damage_matched', 'plot_severity', 'model_entries', 'fragility_inputs',
-           'evaluate_entry', 'corrupted_sets', 'default_corruption_cache', 'fragility_table', 'matched_epochs',
-           'run_fragility', 'matched_fragility', 'matched_table', 'plot_matched', 'corrupted_dir', 'curve_results',
-           'epoch_fragility', 'fragility_per_run', 'matched_from_tables', 'fragility_combine', 'fragility_experiment',
-           'write_results']
+           'evaluate_entry', 'corrupted_sets', 'default_corruption_cache', 'fragility_table', 'matched_from_tables',
+           'run_fragility', 'matched_table', 'plot_matched', 'corrupted_dir', 'curve_results', 'epoch_fragility',
+           'fragility_per_run', 'fragility_combine', 'fragility_experiment', 'write_results']
 
 # %% ../nbs/lib/16_robustness.ipynb #0f487ae0
 def fragility_score(acc_clean, acc_shift):
@@ -390,25 +389,21 @@ def fragility_table(models, # Run(s), model(s), or {(condition, seed): model}
     return pd.DataFrame(rows)
 
 # %% ../nbs/lib/16_robustness.ipynb #90ea037a
-def matched_epochs(runs:list, # finished runs (`get_trained`), including the `none` runs unless `target_acc` is given
-                   # clean accuracy to match (default: mean final accuracy of the `none` runs)
-                   target_acc:float|None=None,
-                  ) -> pd.DataFrame:
-    "For each PE run, the kept epoch whose clean test accuracy is closest to `target_acc`."
-    runs = [r for r in as_list(runs)]
-    if target_acc is None:
-        none = [r.test_acc for r in runs if r.config.condition == 'none']
-        if not none: raise ValueError("Accuracy matching needs the `none` runs (or an explicit target_acc)")
-        target_acc = float(np.mean(none))
-    rows = []
-    for r in [r for r in runs if r.config.condition != 'none']:
-        m = r.metrics; m = m[m.epoch.isin(r.epochs_available())].reset_index(drop=True)
-        if m.empty: raise ValueError(f"{r} kept no per-epoch weights; train with keep_epoch_checkpoints=True")
-        i = (m.test_acc - target_acc).abs().idxmin()
-        rows.append(dict(condition=r.config.condition, seed=r.config.train.seed, epoch=int(m.epoch[i]),
-                         epoch_test_acc=float(m.test_acc[i]), target_acc=target_acc,
-                         acc_gap=float(m.test_acc[i]) - target_acc, final_epoch=r.config.train.epochs,
-                         final_test_acc=r.test_acc))
+def matched_from_tables(final:pd.DataFrame, # final-checkpoint fragility rows of the choosing half (`none` included)
+                        epoch_acc:pd.DataFrame, # `epoch_accuracy` rows of the PE runs on the choosing half
+                       ) -> pd.DataFrame:
+    "For each PE run, the kept epoch whose clean accuracy is closest to the mean final accuracy of the `none` runs."
+    none = final[final.condition == 'none'].drop_duplicates(['seed'])
+    if none.empty: raise ValueError("Accuracy matching needs the `none` runs")
+    target, rows = float(none.acc_clean.mean()), []
+    last = final.drop_duplicates(['condition', 'seed']).set_index(['condition', 'seed'])
+    for (c, s), g in epoch_acc.groupby(['condition', 'seed'], sort=False):
+        g = g.sort_values('epoch', kind='stable').reset_index(drop=True)
+        i = (g.acc_clean - target).abs().idxmin()
+        rows.append(dict(condition=c, seed=s, epoch=int(g.epoch[i]), epoch_test_acc=float(g.acc_clean[i]),
+                         target_acc=target, acc_gap=float(g.acc_clean[i]) - target,
+                         final_epoch=int(last.loc[(c, s), 'epoch']),
+                         final_test_acc=float(last.loc[(c, s), 'acc_clean'])))
     return pd.DataFrame(rows)
 
 # %% ../nbs/lib/16_robustness.ipynb #0f1a2b3c
@@ -425,13 +420,6 @@ def run_fragility(run, # a finished `Run`
                  model=run.load_epoch(epoch))
     return fragility_table(entry, dataset, **options)
 
-def matched_fragility(runs:list, dataset=None, target_acc:float|None=None, executor=None, **options) -> pd.DataFrame:
-    "`fragility_table` of each PE run at its accuracy-matched epoch (`checkpoint='acc-matched'`), one task per run."
-    me, by = matched_epochs(runs, target_acc), {(r.config.condition, r.config.train.seed): r for r in as_list(runs)}
-    parts = map_runs(run_fragility, [by[m.condition, m.seed] for m in me.itertuples()], dataset, options,
-                     per_run=[(m.epoch,) for m in me.itertuples()], executor=executor)
-    return pd.concat(parts, ignore_index=True).merge(me[['condition', 'seed', 'target_acc', 'acc_gap']],
-                                                      on=['condition', 'seed'])
 
 # %% ../nbs/lib/16_robustness.ipynb #4995c251
 def matched_table(df:pd.DataFrame) -> pd.DataFrame:
@@ -519,23 +507,6 @@ def fragility_per_run(run, # a finished `Run`
     return out
 
 # %% ../nbs/lib/16_robustness.ipynb #d251fb6e
-def matched_from_tables(final:pd.DataFrame, # final-checkpoint fragility rows of the choosing half (`none` included)
-                        epoch_acc:pd.DataFrame, # `epoch_accuracy` rows of the PE runs on the choosing half
-                       ) -> pd.DataFrame:
-    "For each PE run, the kept epoch whose clean accuracy is closest to the mean final accuracy of the `none` runs."
-    none = final[final.condition == 'none'].drop_duplicates(['seed'])
-    if none.empty: raise ValueError("Accuracy matching needs the `none` runs")
-    target, rows = float(none.acc_clean.mean()), []
-    last = final.drop_duplicates(['condition', 'seed']).set_index(['condition', 'seed'])
-    for (c, s), g in epoch_acc.groupby(['condition', 'seed'], sort=False):
-        g = g.sort_values('epoch', kind='stable').reset_index(drop=True)
-        i = (g.acc_clean - target).abs().idxmin()
-        rows.append(dict(condition=c, seed=s, epoch=int(g.epoch[i]), epoch_test_acc=float(g.acc_clean[i]),
-                         target_acc=target, acc_gap=float(g.acc_clean[i]) - target,
-                         final_epoch=int(last.loc[(c, s), 'epoch']),
-                         final_test_acc=float(last.loc[(c, s), 'acc_clean'])))
-    return pd.DataFrame(rows)
-
 def fragility_combine(study:StudyConfig, # the study
                       tables:dict, # the per-run tables of its runs (`fragility_per_run`), stacked in any order
                       reference:pd.DataFrame|None=None, # the paper's numbers (for the damage-matched severity)
