@@ -12,11 +12,12 @@ PARTS = ROOT / 'reports' / 'cpu-parts'
 
 
 def parts() -> list:
-    "One row per part folder: its runs, results, costs and provenance, from its manifest."
+    "One row per finished part folder (a running or stopped part has no `part` block yet): its runs, results, costs."
     rows = []
     for m in sorted(PARTS.glob('*/manifest.json')):
         d = json.loads(m.read_text())
-        part = d.get('part', {})
+        part = d.get('part')
+        if not part: continue
         runs = part.get('runs', [])
         train = sum(r.get('train_seconds') or 0 for r in runs)
         analysis = sum(r.get('seconds') or 0 for r in part.get('results', {}).values())
