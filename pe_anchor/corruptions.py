@@ -15,7 +15,8 @@ import torch, torch.nn.functional as F
 import torchvision
 from torchvision.transforms import v2
 from torchvision.transforms.v2 import functional as TF
-from .core import as_list, check_choice
+from .config import as_list
+from .core import check_choice
 from .files import atomic_write
 
 # %% auto #0

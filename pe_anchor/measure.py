@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import NamedTuple
 import numpy as np, pandas as pd
 import torch
-from .core import (ExperimentConfig, PERMUTATIONS, as_list, check_choice, field_error, parse_choice, parse_int,
-                            parse_number, reference_csv)
+from .core import ExperimentConfig, PERMUTATIONS, check_choice
+from .config import as_list, field_error, parse_choice, parse_int, parse_number, reference_csv
 from .machine import make_generator
 from .models import draw_permutation
-from .data import ImageSet, get_dataset, eval_tensors, normalize, spread_indices
+from .images import ImageSet, eval_tensors, normalize, spread_indices
+from .data import get_dataset
 
 # %% auto #0
 __all__ = ['HALVES', 'half_indices', 'EvalSet', 'eval_set', 'forward_batches', 'stream_tokens', 'check_images', 'predict',

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
-from .core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, RPI_ESTIMATORS,
-                            deviations)
+from .core import CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, RPI_ESTIMATORS
+from .deviations import deviations
 from .files import load_json
 from .cache import run_dir
 from .interventions import figure_title
@@ -52,7 +52,7 @@ def deviations_table(preset:str='cpu', # one of `PRESETS`
                      overrides:dict|None=None, # the config overrides of the runs (a reproduction's plan)
                      study:dict|None=None, # study settings that differ from the preset's defaults
                     ) -> pd.DataFrame:
-    "A preset's deviations (`pe_anchor.core.deviations`) as a table: the paper's value or 'not reported', ours, why."
+    "A preset's deviations (`pe_anchor.deviations.deviations`) as a table: the paper's value or 'not reported', ours, why."
     return pd.DataFrame(deviations(preset, overrides, study))
 
 # %% ../nbs/lib/27_results.ipynb #d51bacc8

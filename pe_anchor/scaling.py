@@ -14,7 +14,7 @@ from .study import StudyConfig, check_scalable, select_runs, run_tables, in_key_
 from .files import save_table
 from .measure import eval_set, seed_summary
 from .corruptions import PAPER_CORRUPTIONS
-from .robustness import fragility_table
+from .fragility import fragility_table
 from .executor import worker_device
 from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label, in_condition_order,
                                      model_columns, delta_ssdc, model_profile,

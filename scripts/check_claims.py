@@ -26,7 +26,7 @@ KEY = ['claim', 'estimator', 'part', 'role']
 def recompute(out:Path) -> pd.DataFrame:
     "The claims the current code computes from the reproduction's committed tables."
     sys.path.insert(0, str(ROOT))
-    from pe_anchor.claims import claims_table
+    from pe_anchor.claims_table import claims_table
     from pe_anchor.confirm import study_claims
     from pe_anchor.measure import paper_reference
     from pe_anchor.paper import committed_tables
