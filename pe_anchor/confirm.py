@@ -10,7 +10,7 @@ import numpy as np, pandas as pd
 from scipy import stats
 from .core import PE_CONDITIONS, CONTROLS
 from .config import data_dir, _checkout_root
-from .robustness import severity_table, paper_table5
+from .robustness import severity_table
 from .claims import CLAIMS, layer_curves, min_unpermuted, max_abs_rpi, late_rpi, early_layer
 from .claims_table import claims_table
 from .measure import paper_reference

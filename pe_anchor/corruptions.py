@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/14_corruptions.ipynb #21c5e098
 from __future__ import annotations
-import hashlib, json, math, os, warnings
+import hashlib, json, os, warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial

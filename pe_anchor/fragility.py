@@ -4,6 +4,7 @@
 
 # %% ../nbs/lib/16a_fragility.ipynb #54774045
 from __future__ import annotations
+import json
 from pathlib import Path
 import numpy as np, pandas as pd
 import torch
@@ -17,15 +18,16 @@ from .study import StudyConfig, select_runs, run_tables, in_key_order
 from .files import save_table
 from .cache import default_cache_root
 from .executor import worker_device
-from .corruptions import PAPER_CORRUPTIONS, corrupted_images, corruption_grid, images_fingerprint, setting
+from .corruptions import (KINDS, PAPER_CORRUPTIONS, corrupted_images, corruption_grid, corruption_params,
+                                   get_corruption, images_fingerprint, setting)
 from .robustness import (_label, corruption_title, damage_matched, fragility_score, ordered_conditions,
                                   paper_rows, severity_curves, severity_table, summarize_fragility, table5)
 
 # %% auto #0
-__all__ = ['RESULT_FILES', 'model_entries', 'fragility_inputs', 'evaluate_entry', 'corrupted_sets', 'default_corruption_cache',
-           'fragility_table', 'matched_from_tables', 'run_fragility', 'matched_table', 'plot_matched', 'corrupted_dir',
-           'curve_results', 'epoch_fragility', 'fragility_per_run', 'fragility_combine', 'fragility_experiment',
-           'write_results']
+__all__ = ['RESULT_FILES', 'model_entries', 'fragility_inputs', 'evaluate_entry', 'pixels_key', 'corrupted_sets',
+           'default_corruption_cache', 'fragility_table', 'matched_from_tables', 'run_fragility', 'matched_table',
+           'plot_matched', 'corrupted_dir', 'curve_results', 'final_rows', 'epoch_fragility', 'fragility_per_run',
+           'fragility_combine', 'fragility_experiment', 'write_results']
 
 # %% ../nbs/lib/16a_fragility.ipynb #a2b82411
 def _entry(obj, condition=None, seed=None) -> dict:
@@ -60,22 +62,35 @@ def fragility_inputs(dataset, entries:list, n_images:int|None=None) -> tuple:
 # %% ../nbs/lib/16a_fragility.ipynb #a9d18ad7
 def evaluate_entry(e:dict, images, labels, mean, std, shifted:dict, rpi=None, pe_scale:float=1.0, seed:int=0,
                    batch_size:int=500, device=None) -> list:
-    "Rows (clean and shifted accuracy, FS) of one model under one RPI estimator (None = no RPI) and α."
+    """Rows (clean and shifted accuracy, FS) of one model under one RPI estimator (None = no RPI) and α. A set that
+    two settings share (`corrupted_sets`) is evaluated once."""
     acc = lambda x: accuracy(e['model'], x, labels, mean, std, batch_size, rpi, seed, pe_scale, device)
-    clean, rows = acc(images), []
+    clean, rows, done = acc(images), [], {}
     for (corr, sev), x in shifted.items():
-        a = acc(x)
+        if id(x) not in done: done[id(x)] = acc(x)
+        a = done[id(x)]
         rows.append(dict(condition=e['condition'], seed=e['seed'], checkpoint=e['checkpoint'], epoch=e['epoch'],
                          corruption=corr, severity=sev, setting=setting(corr, sev), permuted=rpi or 'none',
                          alpha=float(pe_scale), acc_clean=clean, acc_shift=a,
                          fs=fragility_score(clean, a) if clean > 0 else float('nan'), n_images=len(labels)))
     return rows
 
+def pixels_key(corruption, severity=None) -> tuple|None:
+    "What decides a corrupted set's pixels: its kind and exact parameters (None for a kind that draws random numbers)."
+    c = get_corruption(corruption)
+    if 'generator' in KINDS[c.kind].options: return None
+    return c.kind, json.dumps(corruption_params(c, severity), sort_keys=True, default=str)
+
 def corrupted_sets(images, grid:list, cache_dir=None, **kw) -> dict:
-    "`{(corruption, severity): corrupted images}` for every pair in `grid`, each built or loaded once."
-    fp = images_fingerprint(images)
-    return {(c, s): corrupted_images(images, c, None if s == 'paper' else s, cache_dir, fingerprint=fp, **kw)
-            for c, s in grid}
+    """`{(corruption, severity): corrupted images}` for every pair in `grid`, each built or loaded once; pairs with the
+    same pixels (the paper's JPEG and the ladder's quality 5, the paper's blur and the ladder's 5,2.5) share one set."""
+    fp, built, sets = images_fingerprint(images), {}, {}
+    for c, s in grid:
+        sev = None if s == 'paper' else s
+        key = pixels_key(c, sev) or (c, s)
+        if key not in built: built[key] = corrupted_images(images, c, sev, cache_dir, fingerprint=fp, **kw)
+        sets[(c, s)] = built[key]
+    return sets
 
 # %% ../nbs/lib/16a_fragility.ipynb #829f71f7
 def default_corruption_cache() -> Path:
@@ -194,22 +209,35 @@ def _options(study:StudyConfig, corruptions, cache_dir, device) -> dict:
     sev = {c: s for c, s in study.severities.items() if c in corruptions}
     return dict(corruptions=list(corruptions), severities=sev, cache_dir=cache_dir, device=device)
 
+def final_rows(final:pd.DataFrame, # a run's `fragility` table (final weights), with its `half` column
+               half:str, # the half to take
+               options:dict, # the `fragility_table` options whose rows are wanted
+              ) -> pd.DataFrame:
+    "The rows of `final` that `fragility_table` with `options` would give on `half`, in its order."
+    grid = corruption_grid(options['corruptions'], options['severities'])
+    rows = final[final.half == half].set_index(['corruption', 'severity'], drop=False)
+    return rows.loc[grid].drop(columns='half').reset_index(drop=True)
+
 def epoch_fragility(run, # a finished `Run` that kept its per-epoch weights
                     study:StudyConfig, # corruptions, fragility_images, split
                     cache_dir=None, device=None,
+                    final:pd.DataFrame|None=None, # the run's `fragility` table: the last epoch's rows are taken from it
                    ) -> dict:
     """Every kept epoch of one run: FS at the paper's corruptions on the report half (`fragility_epochs`) and clean
-    accuracy on the selection half (`epoch_accuracy`), from which the accuracy-matched epoch is chosen."""
+    accuracy on the selection half (`epoch_accuracy`), from which the accuracy-matched epoch is chosen. The last epoch's
+    weights are the final weights: with `final` given, its numbers are read from `final`, not computed again."""
     cfg, n, sel = run.config, study.fragility_images, study.halves[0]
     opts = _options(study, [c for c in study.corruption_names if c in PAPER_CORRUPTIONS], cache_dir, device)
-    rep = eval_set(cfg, n, study.report_half)
-    fe = pd.concat([run_fragility(run, e, rep, opts) for e in run.epochs_available()], ignore_index=True)
+    rep, known = eval_set(cfg, n, study.report_half), [] if final is None else [cfg.train.epochs]
+    fe = pd.concat([final_rows(final, study.report_half, opts) if e in known else run_fragility(run, e, rep, opts)
+                    for e in run.epochs_available()], ignore_index=True)
     fe = fe.assign(checkpoint='epoch', half=study.report_half)
     keys = ['condition', 'seed', 'epoch', 'half', 'acc_clean', 'n_images']
     if sel == study.report_half: return dict(fragility_epochs=fe, epoch_accuracy=fe.drop_duplicates('epoch')[keys])
     x, y, mean, std = eval_set(cfg, n, sel)
-    acc = [dict(condition=cfg.condition, seed=cfg.train.seed, epoch=e, half=sel, n_images=len(y),
-                acc_clean=accuracy(run.load_epoch(e), x, y, mean, std, cfg.train.eval_batch_size))
+    sel_acc = lambda e: (float(final[final.half == sel].acc_clean.iloc[0]) if e in known else
+                         accuracy(run.load_epoch(e), x, y, mean, std, cfg.train.eval_batch_size))
+    acc = [dict(condition=cfg.condition, seed=cfg.train.seed, epoch=e, half=sel, n_images=len(y), acc_clean=sel_acc(e))
            for e in run.epochs_available()]
     return dict(fragility_epochs=fe, epoch_accuracy=pd.DataFrame(acc)[keys])
 
@@ -224,7 +252,8 @@ def fragility_per_run(run, # a finished `Run`
     final = [run_fragility(run, None, eval_set(cfg, study.fragility_images, h), opts).assign(half=h)
              for h in study.halves]
     out = dict(fragility=pd.concat(final, ignore_index=True))
-    if study.matched_comparison and cfg.condition != 'none': out |= epoch_fragility(run, study, cache_dir, device)
+    if study.matched_comparison and cfg.condition != 'none':
+        out |= epoch_fragility(run, study, cache_dir, device, out['fragility'])
     return out
 
 # %% ../nbs/lib/16a_fragility.ipynb #d251fb6e

@@ -4,11 +4,11 @@
 
 # %% ../nbs/lib/24_paper.ipynb #451c75f5
 from __future__ import annotations
-import dataclasses, shutil, time
+import dataclasses, json, shutil, time
 from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
-from .core import CONDITIONS, RPI_ESTIMATORS
+from .core import RPI_ESTIMATORS, check_choice
 from .config import package_version, parse_seeds
 from .files import (save_table, atomic_write, check_inside, check_folder_choice, check_out_dir, claim_out_dir,
                              out_dir_lock)
@@ -16,7 +16,7 @@ from .machine import check_device
 from .data import dataset_for
 from .cache import run_dir, default_cache_root
 from .executor import make_executor
-from .study import StudyConfig, make_study, select_runs, study_runs, run_tables
+from .study import StudyConfig, make_study, select_runs, study_runs, run_tables, study_to_dict
 from .fragility import corrupted_dir
 from .measure import paper_reference
 from .units import get_analysis
@@ -27,16 +27,11 @@ from .render import render_report
 from .notebooks import run_notebook
 
 # %% auto #0
-__all__ = ['SECTION_NOTEBOOKS', 'LOG_FILE', 'TABLE_UNITS', 'REPORT_COST', 'REPORT_NOTEBOOK', 'PLUMBING_PRESETS', 'pe_param',
-           'executor_param', 'notebook_params', 'compute_unit', 'run_unit', 'load_tables', 'committed_tables',
-           'describe_committed', 'check_data', 'step_costs', 'default_out_dir', 'progress_bar', 'advance',
-           'analysis_steps', 'write_report', 'check_inputs', 'run_steps', 'verdict_lines', 'where_lines',
-           'summary_lines', 'reproduce', 'check_rerender', 'rerender']
-
-# %% ../nbs/lib/24_paper.ipynb #bcb0dd87
-def pe_param(conditions:list) -> str:
-    "Conditions as the notebooks' `pe` parameter ('all' for all five)."
-    return 'all' if set(conditions) == set(CONDITIONS) else ','.join(conditions)
+__all__ = ['SECTION_NOTEBOOKS', 'LOG_FILE', 'TABLE_UNITS', 'REPORT_COST', 'REPORT_NOTEBOOK', 'PLUMBING_PRESETS', 'executor_param',
+           'notebook_params', 'compute_unit', 'run_unit', 'load_tables', 'committed_tables', 'describe_committed',
+           'check_data', 'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps', 'write_report',
+           'check_inputs', 'run_steps', 'verdict_lines', 'where_lines', 'summary_lines', 'reproduce', 'check_rerender',
+           'rerender']
 
 # %% ../nbs/lib/24_paper.ipynb #c2129db1
 SECTION_NOTEBOOKS = dict(interventions='04_interventions', fragility='05_fragility', scaling='06_scaling',
@@ -47,18 +42,11 @@ def executor_param(executor) -> dict:
     return dataclasses.asdict(make_executor(executor))
 
 def notebook_params(unit:str, study:StudyConfig, dest, cache_root, executor=None) -> dict:
-    "The papermill parameters of `unit`'s notebook for `study`, writing its tables to `dest`."
-    p = dict(pe=pe_param(study.conditions), preset=study.preset, seeds=list(study.seeds), out_dir=str(dest),
-             cache_root=str(cache_root), executor=executor_param(executor), committed='')
-    rpi = dict(rpi=','.join(study.rpi), n_perms=study.n_perms)
-    extra = dict(interventions=rpi | dict(n_images=study.n_images),
-                 fragility=dict(corruptions=','.join(study.corruption_names),
-                                severities='' if study.own_severities else study.severities, matched=study.matched,
-                                fragility_images=study.fragility_images, reference=''),
-                 scaling=rpi | dict(pe_scales=list(study.pe_scales), allow_extrapolation=study.allow_extrapolation,
-                                    n_images=study.n_images),
-                 emergence=rpi)
-    return p | extra[unit]
+    """The papermill parameters of `unit`'s notebook for `study`, writing its tables to `dest`: the study goes whole,
+    as JSON (`study_to_dict`), so the notebook computes exactly the reproduction's study."""
+    check_choice(unit, SECTION_NOTEBOOKS, 'analysis notebook')
+    return dict(study=json.dumps(study_to_dict(study)), out_dir=str(dest), cache_root=str(cache_root),
+                executor=executor_param(executor), committed='')
 
 LOG_FILE = 'logs/papermill.log'  # in a reproduction's folder: warnings and the kernels' own output
 

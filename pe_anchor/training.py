@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/12_training.ipynb #20c94564
 from __future__ import annotations
-import json, math, os, time
+import math, os, time
 from contextlib import nullcontext
 from pathlib import Path
 import numpy as np, pandas as pd
@@ -18,9 +18,8 @@ from .files import save_json, save_table
 from .data import dataset_for, DATASETS
 from .images import iterate_batches, normalize
 from .models import build_model, draw_permutation, ViT
-from .machine import default_device, check_device, use_threads, provenance
-from .cache import (default_cache_root, # re-exported: later modules import it from here
-                             save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
+from .machine import check_device, use_threads, provenance
+from .cache import (save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
                              check_run_config, check_run_path, run_lock, prepare_run_dir, Run, LOCK_TIMEOUT)
 from .measure import eval_set, accuracy
 from .layers import layer_ssdc
