@@ -176,7 +176,7 @@ def _nominal(tests:pd.DataFrame) -> pd.DataFrame:
     return tests[keep] if keep.any() else tests
 
 # %% ../nbs/lib/27_results.ipynb #ed986780
-def deciding_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.claims.claims_table`)
+def deciding_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table.claims_table`)
                   ) -> pd.DataFrame:
     """Per claim and RPI estimator (one row if no part reads SSDC under RPI): the verdict and the part that decided it;
     with the pre-registered primary verdicts (`pe_anchor.confirm`), one row per claim: its primary verdict."""
@@ -248,7 +248,7 @@ def _x_range(d:pd.DataFrame) -> tuple:
     return lo - pad, hi + pad
 
 # %% ../nbs/lib/27_results.ipynb #c3c6a7ce
-def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims.claims_table`)
+def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table.claims_table`)
                 title:str="Results at a glance: the paper's claims C1–C7, ours vs the paper's",
                ) -> go.Figure:
     "Per claim (and RPI estimator): its deciding part, ours (95 % interval) vs the paper's value, coloured by verdict."
