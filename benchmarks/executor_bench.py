@@ -23,7 +23,7 @@ SETTINGS = {  # name -> (threads per run, workers)
 
 def grid(runs:int, subset:int, threads:int) -> list:
     "The benchmark's run configs: APE and RoPE, seeds 0.., one epoch on `subset` images."
-    from pe_anchor.core import make_config
+    from pe_anchor.config import make_config
     return [make_config(c, 'cpu', seed=s, epochs=1, subset=subset, threads=threads)
             for s in range(runs // 2) for c in ('ape', 'rope')]
 

@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 import pandas as pd
 import torch
-from .core import (ExperimentConfig, config_to_dict, config_from_dict, config_hash, package_version,
-                            validate_config, parse_int)
+from .core import ExperimentConfig
+from .config import config_to_dict, config_from_dict, config_hash, package_version, validate_config, parse_int
 from .files import (atomic_write, save_json, save_table, load_json, remove_stale_temps, check_inside,
                              open_lock, holder_stamp, read_holder)
 from fastcore.basics import patch

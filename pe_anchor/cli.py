@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse, importlib, json, os, re, sys, textwrap
 from pathlib import Path
 # the registries and parsers (core and files import no torch)
-from .core import CONDITIONS, ENGINES, EXECUTORS, PRESETS, MAX_SEED, make_config, parse_seeds
+from .core import CONDITIONS, ENGINES, EXECUTORS, PRESETS
+from .config import MAX_SEED, make_config, parse_seeds
 from .files import check_out_dir
 
 # %% auto #0

@@ -8,10 +8,11 @@ import json, math, re
 from pathlib import Path
 import numpy as np, pandas as pd
 from scipy import stats
-from .core import PE_CONDITIONS, CONTROLS, data_dir, _checkout_root
-from .robustness import severity_table, paper_table5
-from .claims import (CLAIMS, layer_curves, min_unpermuted, max_abs_rpi, late_rpi, early_layer,
-                              claims_table)
+from .core import PE_CONDITIONS, CONTROLS
+from .config import data_dir, _checkout_root
+from .robustness import severity_table
+from .claims import CLAIMS, layer_curves, min_unpermuted, max_abs_rpi, late_rpi, early_layer
+from .claims_table import claims_table
 from .measure import paper_reference
 
 # %% auto #0

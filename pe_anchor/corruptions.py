@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/14_corruptions.ipynb #21c5e098
 from __future__ import annotations
-import hashlib, json, math, os, warnings
+import hashlib, json, os, warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -15,7 +15,8 @@ import torch, torch.nn.functional as F
 import torchvision
 from torchvision.transforms import v2
 from torchvision.transforms.v2 import functional as TF
-from .core import as_list, check_choice
+from .config import as_list
+from .core import check_choice
 from .files import atomic_write
 
 # %% auto #0

@@ -9,7 +9,6 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 from .core import PAPER_LABELS, RPI_ESTIMATORS
-from .machine import use_threads
 from .models import build_model
 from .measure import eval_set
 from .study import StudyConfig, select_runs, run_tables, in_key_order

@@ -9,9 +9,9 @@ from concurrent.futures import ProcessPoolExecutor, FIRST_COMPLETED, wait as wai
 from dataclasses import dataclass, fields, asdict
 from pathlib import Path
 import torch
-from tqdm.std import tqdm  # text bars: they reach a terminal under papermill --log-output too
-from .core import (EXECUTORS, check_choice, parse_int, parse_text, config_to_dict, config_from_dict,
-                            ExperimentConfig)
+from tqdm.std import tqdm
+from .core import EXECUTORS, check_choice
+from .config import parse_int, parse_text, config_to_dict, config_from_dict
 from .machine import usable_cores, use_threads
 from .cache import run_dir, default_cache_root, RunBusy, Run, LOCK_TIMEOUT, check_run_path
 from .training import train_run, check_registries

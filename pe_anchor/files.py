@@ -138,7 +138,7 @@ def out_dir_state(folder) -> str:
 
 def _write_marker(folder:Path):
     "Create the marker complete or not at all (a hard link of a finished temporary; never over an existing file)."
-    from pe_anchor.core import package_version
+    from pe_anchor.config import package_version
     body = json.dumps(dict(project=PROJECT, format=OUT_FORMAT, version=package_version(),
                            created=time.strftime('%Y-%m-%d %H:%M:%S')), indent=2)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f'.{OUT_MARKER}.', suffix='.tmp')

@@ -8,7 +8,8 @@ import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from .core import (PAPER_LABELS, CONDITION_COLORS, CONDITION_ORDER, UNTRAINED_COLOR, DEEP, RPI_ESTIMATORS,
                             check_choice)
-from .study import N_PERMS, StudyConfig, select_runs
+from .core import N_PERMS
+from .study import StudyConfig, select_runs
 from .measure import eval_set, accuracy, seed_summary
 from .layers import layer_ssdc, ssdc_summary, check_estimators, permutation_seeds, estimator_batch_size
 from .training import untrained_model

@@ -6,7 +6,6 @@
 from __future__ import annotations
 import hashlib
 import numpy as np, pandas as pd
-import torch
 from .core import RPI_ESTIMATORS, check_choice
 from .ssdc import SSDCAccumulator
 from .measure import eval_set, stream_tokens, seed_summary

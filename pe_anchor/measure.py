@@ -7,17 +7,18 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
-import numpy as np, pandas as pd
+import pandas as pd
 import torch
-from .core import (ExperimentConfig, PERMUTATIONS, as_list, check_choice, field_error, parse_choice, parse_int,
-                            parse_number, reference_csv)
+from .core import ExperimentConfig, PERMUTATIONS, check_choice
+from .config import as_list, field_error, parse_choice, parse_int, parse_number, reference_csv
 from .machine import make_generator
 from .models import draw_permutation
-from .data import ImageSet, get_dataset, eval_tensors, normalize, spread_indices
+from .images import ImageSet, eval_tensors, normalize, spread_indices
+from .data import get_dataset
 
 # %% auto #0
-__all__ = ['HALVES', 'half_indices', 'EvalSet', 'eval_set', 'forward_batches', 'stream_tokens', 'check_images', 'predict',
-           'accuracy', 'seed_summary', 'paper_reference']
+__all__ = ['HALVES', 'half_indices', 'EvalSet', 'eval_set', 'TokensCaptured', 'n_blocks', 'capture_until', 'forward_batches',
+           'stream_tokens', 'check_images', 'predict', 'accuracy', 'seed_summary', 'paper_reference']
 
 # %% ../nbs/lib/09_measure.ipynb #8cadcb1f
 HALVES = ('all', 'selection', 'report')  # the halves of a test split (`SPLITS` in core says which a study uses)
@@ -80,6 +81,27 @@ def eval_set(source, # a run config (its test split), an `ImageSet`, an `EvalSet
                     f"got {type(source).__name__}")
 
 # %% ../nbs/lib/09_measure.ipynb #3038c9ed
+class TokensCaptured(Exception):
+    "Raised by `capture_until` once a pass has every token it needs: the rest of the pass is not computed."
+
+def n_blocks(net) -> int:
+    "The number of transformer blocks of a `ViT` (`pe_anchor.models`) or a `TimmViT` (`pe_anchor.pretrained`)."
+    return len(net.blocks if hasattr(net, 'blocks') else net.model.blocks)
+
+def capture_until(capture, # `capture(site, layer, tokens)`
+                  last:tuple, # (site, layer) of the last tokens the pass needs
+                 ):
+    "`capture`, then `TokensCaptured` once the tokens of `last` are in."
+    def until(site, layer, tokens):
+        capture(site, layer, tokens)
+        if (site, layer) == last: raise TokensCaptured
+    return until
+
+def _forward(model, x, perm, pe_scale:float, forward:dict):
+    "One batch through `model`: its output, or None when a capture ended the pass (`TokensCaptured`)."
+    try: return model(x, perm=perm, pe_scale=pe_scale, **forward)
+    except TokensCaptured: return None
+
 @torch.no_grad()
 def forward_batches(model, images, mean, std, # the model and uint8 images with their normalisation
                     rpi=None, # RPI: None, 'batch' (one permutation per batch) or 'image' (one per image)
@@ -88,14 +110,15 @@ def forward_batches(model, images, mean, std, # the model and uint8 images with 
                     batch_size:int=500, device=None, # default: the model's device
                     **forward, # other arguments of the model's forward, e.g. `capture`
                    ):
-    "The one evaluation loop: run `model` in eval mode over `images` in batches, yielding each batch's output."
+    """The one evaluation loop: run `model` in eval mode over `images` in batches, yielding each batch's output (None
+    for a batch whose capture ended the pass early)."""
     if rpi is not None: check_choice(rpi, PERMUTATIONS, 'RPI permutation')
     device, g, was = device or next(model.parameters()).device, make_generator(seed), model.training
     net = getattr(model, 'module', model); model.eval()
     try:
         for xb in images.split(batch_size):
             perm = None if rpi is None else draw_permutation(net.num_patches, len(xb), rpi, g, device)
-            yield model(normalize(xb.to(device), mean, std), perm=perm, pe_scale=pe_scale, **forward)
+            yield _forward(model, normalize(xb.to(device), mean, std), perm, pe_scale, forward)
     finally: model.train(was)
 
 def stream_tokens(model, images, mean, std, # the model and uint8 images with their normalisation
@@ -106,9 +129,12 @@ def stream_tokens(model, images, mean, std, # the model and uint8 images with th
                   batch_size:int=500, blocks:bool=False, # also capture block outputs (site 'block')
                   device=None, # default: the model's device
                  ):
-    "Run `model` over every image (`forward_batches`), feeding the captured patch tokens to `capture`."
-    batches = forward_batches(model, images, mean, std, rpi, seed, pe_scale, batch_size, device, capture=capture,
-                              capture_blocks=blocks)
+    """Run `model` over every image (`forward_batches`), feeding the captured patch tokens to `capture`. Each pass
+    stops at its last captured tokens: the last block's attention and MLP (when only `ln1` is captured) and the head
+    are never computed, since nothing reads them."""
+    last = ('block' if blocks else 'ln1', n_blocks(getattr(model, 'module', model)) - 1)
+    batches = forward_batches(model, images, mean, std, rpi, seed, pe_scale, batch_size, device,
+                              capture=capture_until(capture, last), capture_blocks=blocks)
     for _ in batches: pass
 
 # %% ../nbs/lib/09_measure.ipynb #5da1cc38

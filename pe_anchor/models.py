@@ -4,14 +4,12 @@
 
 # %% ../nbs/lib/06_models.ipynb #4ca6d129
 from __future__ import annotations
-import math
 from typing import NamedTuple
 import torch, torch.nn as nn, torch.nn.functional as F
-from timm.layers import (PatchEmbed, Mlp, DropPath, trunc_normal_, build_sincos2d_pos_embed, apply_rot_embed,
-                         apply_rot_embed_cat)
+from timm.layers import PatchEmbed, Mlp, DropPath, trunc_normal_, build_sincos2d_pos_embed
 from timm.layers.pos_embed_sincos import init_random_2d_freqs
-from .core import (ModelConfig, PE_NAMES, CONDITIONS, INITS, ROPE_VARIANTS, PERMUTATIONS, check_choice,
-                            make_config, parse_name)
+from .core import ModelConfig, PE_NAMES, CONDITIONS, INITS, ROPE_VARIANTS, PERMUTATIONS, check_choice
+from .config import make_config, parse_name
 
 # %% auto #0
 __all__ = ['PE_REGISTRY', 'sincos_2d', 'grid_coords', 'axial_angles', 'rot_paper', 'rope_tables', 'apply_rope', 'rotate',

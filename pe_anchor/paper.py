@@ -4,151 +4,34 @@
 
 # %% ../nbs/lib/24_paper.ipynb #451c75f5
 from __future__ import annotations
-import contextlib, dataclasses, logging, shutil, time, warnings
+import dataclasses, json, shutil, time
 from pathlib import Path
-import numpy as np, pandas as pd
-import plotly.graph_objects as go
+import pandas as pd
 from tqdm.auto import tqdm
-from .core import CONDITIONS, PRESETS, RPI_ESTIMATORS, package_version, parse_seeds
+from .core import RPI_ESTIMATORS, check_choice
+from .config import package_version, parse_seeds
 from .files import (save_table, atomic_write, check_inside, check_folder_choice, check_out_dir, claim_out_dir,
                              out_dir_lock)
 from .machine import check_device
 from .data import dataset_for
 from .cache import run_dir, default_cache_root
 from .executor import make_executor
-from .study import StudyConfig, make_study, select_runs, study_runs, run_tables
-from .robustness import corrupted_dir
+from .study import StudyConfig, make_study, select_runs, study_runs, run_tables, study_to_dict
+from .fragility import corrupted_dir
 from .measure import paper_reference
 from .units import get_analysis
-from .plan import (UNITS, ANALYSES, PUBLISHED, check_engine, drop_unit, file_sha256, read_manifest,
-                            read_plan, record_unit, unit_done, unit_fingerprints, unit_problem, write_plan)
+from .plan import (UNITS, ANALYSES, PUBLISHED, check_engine, drop_unit, file_sha256, read_manifest, read_plan,
+                            record_unit, unit_done, unit_fingerprints, unit_problem, write_plan)
 from .confirm import study_claims
-from .render import render_report, static_image
+from .render import render_report
+from .notebooks import run_notebook
 
 # %% auto #0
-__all__ = ['PLOTLY_MIME', 'SECTION_NOTEBOOKS', 'LOG_FILE', 'TABLE_UNITS', 'REPORT_COST', 'REPORT_NOTEBOOK', 'PLUMBING_PRESETS',
-           'nbs_dir', 'logged_kernel_manager', 'logged_to', 'plugin_cell', 'with_plugins', 'run_notebook',
-           'add_static_fallback', 'pe_param', 'executor_param', 'notebook_params', 'compute_unit', 'run_unit',
-           'load_tables', 'committed_tables', 'describe_committed', 'check_data', 'step_costs', 'default_out_dir',
-           'progress_bar', 'advance', 'analysis_steps', 'write_report', 'check_inputs', 'run_steps', 'verdict_lines',
-           'where_lines', 'summary_lines', 'reproduce', 'check_rerender', 'rerender']
-
-# %% ../nbs/lib/24_paper.ipynb #e0bdff4d
-def nbs_dir() -> Path:
-    "The project's `nbs/` folder (present in a source checkout)."
-    import pe_anchor
-    return Path(pe_anchor.__file__).resolve().parent.parent / 'nbs'
-
-def logged_kernel_manager(log):
-    """An `AsyncKernelManager` class whose kernels write their own stdout and stderr into the open file `log`, and
-    are shut down without the SIGINT jupyter_client sends first (a kernel still finishing a message then logs
-    `ERROR | KeyboardInterrupt caught in kernel`, the last line of a successful run)."""
-    from jupyter_client.manager import AsyncKernelManager
-    class LoggedKernelManager(AsyncKernelManager):
-        async def start_kernel(self, **kw): return await super().start_kernel(**(kw | dict(stdout=log, stderr=log)))
-        async def _async_interrupt_kernel(self):
-            if not self.shutting_down: await super()._async_interrupt_kernel()  # a finished notebook needs none
-        interrupt_kernel = _async_interrupt_kernel
-    return LoggedKernelManager
-
-def _log_warning(log, message, category, filename, lineno, file=None, line=None):
-    "`warnings.showwarning` into the open file `log`."
-    log.write(warnings.formatwarning(message, category, filename, lineno, line)); log.flush()
-
-@contextlib.contextmanager
-def logged_to(log):
-    "Inside the block, Python warnings and log records (papermill's, the kernel client's) go to the open file `log`."
-    handler = logging.StreamHandler(log)
-    handler.setFormatter(logging.Formatter('%(asctime)s %(name)s %(levelname)s | %(message)s'))
-    logging.getLogger().addHandler(handler)
-    try:
-        with warnings.catch_warnings():  # restores the filters and `showwarning` on exit
-            warnings.simplefilter('default')
-            warnings.showwarning = lambda *a, **kw: _log_warning(log, *a, **kw)
-            yield log
-    finally: logging.getLogger().removeHandler(handler)
-
-# %% ../nbs/lib/24_paper.ipynb #5e0c4a13
-def plugin_cell(plugins) -> str:
-    "The code of a first cell that imports the modules `plugins` (names, importable here) in a notebook's kernel."
-    import importlib
-    found = []
-    for name in plugins:
-        f = Path(importlib.import_module(name).__file__).resolve()
-        found.append((str(f.parents[name.count('.') + (f.name == '__init__.py')]), name))  # the folder on sys.path
-    return ("import importlib, sys  # injected by pe_anchor.paper.run_notebook: the run's plug-in modules\n"
-            f"for folder, name in {found!r}:\n"
-            "    if folder not in sys.path: sys.path.insert(0, folder)\n"
-            "    importlib.import_module(name)\n")
-
-def with_plugins(src:Path, plugins):
-    "The notebook `src` as papermill's input: its path, or, with `plugins`, the notebook with their import cell first."
-    import nbformat
-    if not plugins: return str(src)
-    nb = nbformat.read(str(src), as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(plugin_cell(plugins), metadata=dict(tags=['plugins'])))
-    return nb
-
-def _record_source(path, src:Path):
-    "Name `src` as the input of the executed notebook `path` (papermill records an in-memory input as itself)."
-    import nbformat
-    nb = nbformat.read(str(path), as_version=4); nb.metadata.papermill['input_path'] = str(src)
-    with atomic_write(path, 'w') as f: nbformat.write(nb, f)
-
-def run_notebook(name:str, dest, parameters:dict, cwd=None,
-                 log=None, # warnings and the kernel's own output (default: `papermill.log` beside `dest`)
-                 plugins=(), # modules to import first in the kernel (`plugin_cell`)
-                ) -> Path:
-    """Execute `nbs/<name>.ipynb` (or a notebook path) with papermill on the `python3` kernel; the executed copy goes
-    to `dest`, warnings and the kernel's own output to `log`."""
-    import papermill as pm
-    src = Path(name) if str(name).endswith('.ipynb') else nbs_dir() / f'{name}.ipynb'
-    if not src.exists():
-        raise FileNotFoundError(f"Notebook {src} not found: the papermill engine needs a source checkout of pe_anchor "
-                                f"(or use engine='direct')")
-    dest = Path(dest); dest.parent.mkdir(parents=True, exist_ok=True)
-    part, failed = dest.with_name(f'.{dest.name}.partial'), dest.with_name(dest.stem + '.failed.ipynb')
-    log = Path(log or dest.parent / 'papermill.log'); log.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        with open(log, 'a') as f, logged_to(f):
-            f.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {src.name} -> {dest}\n"); f.flush()
-            pm.execute_notebook(with_plugins(src, plugins), str(part), parameters=parameters, kernel_name='python3',
-                                progress_bar=False, cwd=str(cwd or src.parent),
-                                kernel_manager_class=logged_kernel_manager(f))
-        if plugins: _record_source(part, src)
-        add_static_fallback(part)
-    except Exception as e:
-        if type(e).__name__ == 'NoSuchKernel':
-            raise RuntimeError("papermill needs the 'python3' Jupyter kernel: "
-                               "python -m ipykernel install --sys-prefix --name python3") from e
-        if part.exists(): part.replace(failed)
-        raise RuntimeError(f"Notebook {src.name} failed; see the executed copy {failed}:\n{e}") from e
-    failed.unlink(missing_ok=True); part.replace(dest)  # only a complete executed notebook lands at `dest`
-    return dest
-
-# %% ../nbs/lib/24_paper.ipynb #a96a1694
-PLOTLY_MIME = 'application/vnd.plotly.v1+json'
-
-def add_static_fallback(path) -> int:
-    """Add a PNG (plotly's static export) beside every interactive plotly output of an executed notebook, in place:
-    Jupyter draws the interactive figure, GitHub and nbconvert the PNG. Returns how many figures got one."""
-    import base64, nbformat
-    nb, n = nbformat.read(str(path), as_version=4), 0
-    for cell in nb.cells:
-        for out in cell.get('outputs', []):
-            data = out.get('data', {})
-            if PLOTLY_MIME in data and 'image/png' not in data:
-                png = static_image(go.Figure(data[PLOTLY_MIME]), 'png')
-                data['image/png'] = base64.b64encode(png).decode()
-                n += 1
-    if n:
-        with atomic_write(path, 'w') as f: nbformat.write(nb, f)
-    return n
-
-# %% ../nbs/lib/24_paper.ipynb #bcb0dd87
-def pe_param(conditions:list) -> str:
-    "Conditions as the notebooks' `pe` parameter ('all' for all five)."
-    return 'all' if set(conditions) == set(CONDITIONS) else ','.join(conditions)
+__all__ = ['SECTION_NOTEBOOKS', 'LOG_FILE', 'TABLE_UNITS', 'REPORT_COST', 'REPORT_NOTEBOOK', 'PLUMBING_PRESETS', 'executor_param',
+           'notebook_params', 'compute_unit', 'run_unit', 'load_tables', 'committed_tables', 'describe_committed',
+           'check_data', 'step_costs', 'default_out_dir', 'progress_bar', 'advance', 'analysis_steps', 'write_report',
+           'check_inputs', 'run_steps', 'verdict_lines', 'where_lines', 'summary_lines', 'reproduce', 'check_rerender',
+           'rerender']
 
 # %% ../nbs/lib/24_paper.ipynb #c2129db1
 SECTION_NOTEBOOKS = dict(interventions='04_interventions', fragility='05_fragility', scaling='06_scaling',
@@ -159,18 +42,11 @@ def executor_param(executor) -> dict:
     return dataclasses.asdict(make_executor(executor))
 
 def notebook_params(unit:str, study:StudyConfig, dest, cache_root, executor=None) -> dict:
-    "The papermill parameters of `unit`'s notebook for `study`, writing its tables to `dest`."
-    p = dict(pe=pe_param(study.conditions), preset=study.preset, seeds=list(study.seeds), out_dir=str(dest),
-             cache_root=str(cache_root), executor=executor_param(executor), committed='')
-    rpi = dict(rpi=','.join(study.rpi), n_perms=study.n_perms)
-    extra = dict(interventions=rpi | dict(n_images=study.n_images),
-                 fragility=dict(corruptions=','.join(study.corruption_names),
-                                severities='' if study.own_severities else study.severities, matched=study.matched,
-                                fragility_images=study.fragility_images, reference=''),
-                 scaling=rpi | dict(pe_scales=list(study.pe_scales), allow_extrapolation=study.allow_extrapolation,
-                                    n_images=study.n_images),
-                 emergence=rpi)
-    return p | extra[unit]
+    """The papermill parameters of `unit`'s notebook for `study`, writing its tables to `dest`: the study goes whole,
+    as JSON (`study_to_dict`), so the notebook computes exactly the reproduction's study."""
+    check_choice(unit, SECTION_NOTEBOOKS, 'analysis notebook')
+    return dict(study=json.dumps(study_to_dict(study)), out_dir=str(dest), cache_root=str(cache_root),
+                executor=executor_param(executor), committed='')
 
 LOG_FILE = 'logs/papermill.log'  # in a reproduction's folder: warnings and the kernels' own output
 

@@ -8,14 +8,15 @@ import dataclasses, re, shutil, time
 from pathlib import Path
 import pandas as pd
 import torch
-from .core import CONDITIONS, package_version
+from .core import CONDITIONS
+from .config import package_version
 from .files import (save_table, save_json, load_json, check_inside, check_out_dir, claim_out_dir,
                              out_dir_lock)
 from .machine import provenance
 from .cache import default_cache_root
 from .executor import make_executor, run_tasks, _run_task
 from .study import StudyConfig, make_study, study_to_dict, study_from_dict, study_runs
-from .robustness import corrupted_dir
+from .fragility import corrupted_dir
 from .measure import paper_reference
 from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis
 from .confirm import study_claims

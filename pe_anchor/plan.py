@@ -6,7 +6,8 @@
 from __future__ import annotations
 import hashlib, json, re, shutil, time
 from pathlib import Path, PurePosixPath
-from .core import ENGINES, PRESETS, check_choice, package_version
+from .core import ENGINES, check_choice
+from .config import package_version
 from .files import load_json, save_json, check_inside
 from .machine import provenance
 from .training import run_dir

@@ -9,12 +9,14 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from .core import PAPER_LABELS
-from .data import ImageSet, DataNotFoundError, get_dataset, class_dirs, folder_samples
-from .data import IMAGENET_MEAN, IMAGENET_STD
+from .images import ImageSet
+from .data import DataNotFoundError, get_dataset, class_dirs, folder_samples
+from .images import IMAGENET_MEAN, IMAGENET_STD
 from .pretrained import TimmViT
 from .interventions import model_profile, model_profiles
 from .scaling import sweep_table, paper_sweep
-from .robustness import fragility_table, unshifted_rows, paper_table5
+from .fragility import fragility_table
+from .robustness import unshifted_rows, paper_table5
 from .corruptions import PAPER_CORRUPTIONS
 from .study import StudyConfig
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
-from .core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, RPI_ESTIMATORS,
-                            deviations)
+from .core import CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, RPI_ESTIMATORS
+from .deviations import deviations
 from .files import load_json
 from .cache import run_dir
 from .interventions import figure_title
@@ -52,7 +52,7 @@ def deviations_table(preset:str='cpu', # one of `PRESETS`
                      overrides:dict|None=None, # the config overrides of the runs (a reproduction's plan)
                      study:dict|None=None, # study settings that differ from the preset's defaults
                     ) -> pd.DataFrame:
-    "A preset's deviations (`pe_anchor.core.deviations`) as a table: the paper's value or 'not reported', ours, why."
+    "A preset's deviations (`pe_anchor.deviations.deviations`) as a table: the paper's value or 'not reported', ours, why."
     return pd.DataFrame(deviations(preset, overrides, study))
 
 # %% ../nbs/lib/27_results.ipynb #d51bacc8
@@ -176,7 +176,7 @@ def _nominal(tests:pd.DataFrame) -> pd.DataFrame:
     return tests[keep] if keep.any() else tests
 
 # %% ../nbs/lib/27_results.ipynb #ed986780
-def deciding_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.claims.claims_table`)
+def deciding_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table.claims_table`)
                   ) -> pd.DataFrame:
     """Per claim and RPI estimator (one row if no part reads SSDC under RPI): the verdict and the part that decided it;
     with the pre-registered primary verdicts (`pe_anchor.confirm`), one row per claim: its primary verdict."""
@@ -248,7 +248,7 @@ def _x_range(d:pd.DataFrame) -> tuple:
     return lo - pad, hi + pad
 
 # %% ../nbs/lib/27_results.ipynb #c3c6a7ce
-def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims.claims_table`)
+def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table.claims_table`)
                 title:str="Results at a glance: the paper's claims C1–C7, ours vs the paper's",
                ) -> go.Figure:
     "Per claim (and RPI estimator): its deciding part, ours (95 % interval) vs the paper's value, coloured by verdict."

@@ -5,31 +5,20 @@
 # %% ../nbs/lib/16_robustness.ipynb #5e362355
 from __future__ import annotations
 import math
-from pathlib import Path
 import numpy as np, pandas as pd
-import torch
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from .core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, CONDITION_COLORS, DEEP, RPI_ESTIMATORS,
-                            check_choice, as_list)
-from .machine import default_device
-from .measure import eval_set, accuracy, seed_summary, paper_reference
-from .study import StudyConfig, select_runs, run_tables, in_key_order
-from .files import save_table
-from .cache import default_cache_root
-from .executor import worker_device
-from .corruptions import (CORRUPTIONS, KINDS, PAPER_CORRUPTIONS, corrupted_images, corruption_grid,
-                                   get_corruption, images_fingerprint, setting, severity_strength)
+from .core import CONDITIONS, CONDITION_ORDER, PAPER_LABELS, CONDITION_COLORS
+from .measure import seed_summary, paper_reference
+from .corruptions import (CORRUPTIONS, KINDS, PAPER_CORRUPTIONS, corruption_grid, get_corruption, setting,
+                                   severity_strength)
 
 # %% auto #0
 __all__ = ['SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'CORRUPTION_TITLES', 'PAPER_SAMPLE_SD', 'SEVERITY_COLUMNS',
-           'MATCHED_COLUMNS', 'RESULT_FILES', 'fragility_score', 'summarize_fragility', 'paper_table5',
-           'unshifted_rows', 'paper_rows', 'table5_long', 'table5', 'format_table5', 'ordered_conditions',
-           'corruption_title', 'plot_fig3', 'curve_rows', 'severity_rank', 'severity_table', 'severity_curves',
-           'paper_corruption', 'crossing', 'damage_matched', 'plot_severity', 'model_entries', 'fragility_inputs',
-           'evaluate_entry', 'corrupted_sets', 'default_corruption_cache', 'fragility_table', 'matched_from_tables',
-           'run_fragility', 'matched_table', 'plot_matched', 'corrupted_dir', 'curve_results', 'epoch_fragility',
-           'fragility_per_run', 'fragility_combine', 'fragility_experiment', 'write_results']
+           'MATCHED_COLUMNS', 'fragility_score', 'summarize_fragility', 'fake_table', 'paper_table5', 'unshifted_rows',
+           'paper_rows', 'table5_long', 'table5', 'format_table5', 'ordered_conditions', 'corruption_title',
+           'plot_fig3', 'curve_rows', 'severity_rank', 'severity_table', 'severity_curves', 'paper_corruption',
+           'crossing', 'damage_matched', 'plot_severity']
 
 # %% ../nbs/lib/16_robustness.ipynb #0f487ae0
 def fragility_score(acc_clean, acc_shift):
@@ -47,6 +36,23 @@ def summarize_fragility(df:pd.DataFrame, by=None) -> pd.DataFrame:
     out = seed_summary(df, [m for m in METRICS if m in df.columns], by)
     if 'epoch' in df.columns: out['epoch_mean'] = df.groupby(by, sort=False, dropna=False).epoch.mean().values
     return out
+
+# %% ../nbs/lib/16_robustness.ipynb #a1c5ef54
+def fake_table(conditions=('ape', 'none'), seeds=(0, 1), curves=('jpeg-q', 'blur-ks')):
+    "A made-up tidy fragility table for testing the summaries and plots: FS grows with severity."
+    rows, rng = [], np.random.default_rng(0)
+    grid = corruption_grid(PAPER_CORRUPTIONS + tuple(curves))
+    for ci, c in enumerate(conditions):
+        for s in seeds:
+            clean = 0.85 - 0.05 * ci + 0.01 * s
+            for i, (corr, sev) in enumerate(grid):
+                rank = [g for g in grid if g[0] == corr].index((corr, sev)) + 1
+                base = 0.4 if corr == 'jpeg' else 0.15 if corr == 'blur' else 0.06 * rank
+                drop = min(0.95, base * (1 + ci) * (1 + 0.1 * rng.random()))
+                rows.append(dict(condition=c, seed=s, checkpoint='final', epoch=6, corruption=corr, severity=sev,
+                                 setting=setting(corr, None if sev == 'paper' else sev), permuted='none', alpha=1.0,
+                                 acc_clean=clean, acc_shift=clean * (1 - drop)))
+    df = pd.DataFrame(rows); df['fs'] = fragility_score(df.acc_clean, df.acc_shift); return df
 
 # %% ../nbs/lib/16_robustness.ipynb #05b05b9b
 TABLE5_METRICS = ('acc_clean', 'fs_jpeg', 'fs_blur')
@@ -305,254 +311,3 @@ def plot_severity(df:pd.DataFrame, # a tidy fragility table with curve rows
                              template='simple_white', width=min(1260, 160 + 420 * len(corrs)), height=520,
                              legend=dict(orientation='h', x=0.5, xanchor='center', y=-0.2, yanchor='top'),
                              margin=dict(b=110))
-
-# %% ../nbs/lib/16_robustness.ipynb #a2b82411
-def _entry(obj, condition=None, seed=None) -> dict:
-    "One model to evaluate: a finished `Run` (final weights) or a bare model."
-    if hasattr(obj, 'load_epoch'):
-        c = obj.config
-        return dict(condition=c.condition, seed=c.train.seed, checkpoint='final', epoch=c.train.epochs,
-                    model=obj.model, config=c)
-    if isinstance(obj, torch.nn.Module):
-        return dict(condition=condition or obj.cfg.pe, seed=0 if seed is None else seed, checkpoint='final', epoch=None,
-                    model=obj, config=None)
-    raise TypeError(f"Expected a Run or a model; got {type(obj).__name__}")
-
-def model_entries(models) -> list:
-    "Normalise runs, models, lists of them, `{(condition, seed): model}` or entries to a list of entries."
-    if isinstance(models, dict) and 'model' in models: return [models]  # already an entry
-    if isinstance(models, dict):
-        return [_entry(m, *(k if isinstance(k, tuple) else (k, None))) for k, m in models.items()]
-    if isinstance(models, (list, tuple)): return [e for m in models for e in model_entries(m)]
-    return [_entry(models)]
-
-def fragility_inputs(dataset, entries:list, n_images:int|None=None) -> tuple:
-    "The `EvalSet` to evaluate on: `dataset` (what `eval_set` takes), or the test split of the runs' config."
-    if dataset is None:
-        cfgs = [e['config'] for e in entries if e['config'] is not None]
-        if not cfgs: raise ValueError("Bare models need a `dataset` (an ImageSet or (images, labels, mean, std))")
-        keys = {(c.data.name, c.data.root, c.model.img_size) for c in cfgs}
-        if len(keys) > 1: raise ValueError(f"Runs use different data {sorted(keys)}; evaluate them separately")
-        dataset = cfgs[0]
-    return eval_set(dataset, n_images)
-
-# %% ../nbs/lib/16_robustness.ipynb #a9d18ad7
-def evaluate_entry(e:dict, images, labels, mean, std, shifted:dict, rpi=None, pe_scale:float=1.0, seed:int=0,
-                   batch_size:int=500, device=None) -> list:
-    "Rows (clean and shifted accuracy, FS) of one model under one RPI estimator (None = no RPI) and α."
-    acc = lambda x: accuracy(e['model'], x, labels, mean, std, batch_size, rpi, seed, pe_scale, device)
-    clean, rows = acc(images), []
-    for (corr, sev), x in shifted.items():
-        a = acc(x)
-        rows.append(dict(condition=e['condition'], seed=e['seed'], checkpoint=e['checkpoint'], epoch=e['epoch'],
-                         corruption=corr, severity=sev, setting=setting(corr, sev), permuted=rpi or 'none',
-                         alpha=float(pe_scale), acc_clean=clean, acc_shift=a,
-                         fs=fragility_score(clean, a) if clean > 0 else float('nan'), n_images=len(labels)))
-    return rows
-
-def corrupted_sets(images, grid:list, cache_dir=None, **kw) -> dict:
-    "`{(corruption, severity): corrupted images}` for every pair in `grid`, each built or loaded once."
-    fp = images_fingerprint(images)
-    return {(c, s): corrupted_images(images, c, None if s == 'paper' else s, cache_dir, fingerprint=fp, **kw)
-            for c, s in grid}
-
-# %% ../nbs/lib/16_robustness.ipynb #829f71f7
-def default_corruption_cache() -> Path:
-    "Where corrupted sets are cached by default: `corrupted/` in the run cache."
-    return default_cache_root() / 'corrupted'
-
-def fragility_table(models, # Run(s), model(s), or {(condition, seed): model}
-                    dataset=None, # ImageSet, (images, labels, mean, std), or None = the runs' test split
-                    corruptions=PAPER_CORRUPTIONS, severities=None, # see `corruption_grid`
-                    rpi=None, # RPI estimator: None (or 'none'), 'batch', 'image', or a list of them
-                    pe_scales=(1.0,), # positional scales α to evaluate at
-                    seed:int=0, # seed of the RPI permutations
-                    n_images:int|None=None, # evaluate on this many test images (evenly spaced); None or 0 = all
-                    cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`, False = none)
-                    batch_size:int|None=None, # evaluation batch (None = the runs' eval_batch_size, else 500)
-                    # where to evaluate and blur (None: models stay where they are; blur on `default_device()`)
-                    device=None,
-                    workers:int|None=None, # JPEG threads (None = `default_workers()`)
-                    jpeg_path:str='tensor', # 'tensor' or 'pil' (see `jpeg`)
-                   ) -> pd.DataFrame:
-    ("Tidy table of clean accuracy, corrupted accuracy and Fragility Score per model, corruption, severity, "
-     "RPI estimator and α.")
-    grid, entries = corruption_grid(corruptions, severities), model_entries(models)
-    rpis = [None if r in (None, 'none') else check_choice(r, ('none', *RPI_ESTIMATORS), 'RPI estimator')
-            for r in as_list(rpi) or [None]]
-    x, y, mean, std = fragility_inputs(dataset, entries, n_images)
-    cache = None if cache_dir is False else Path(cache_dir) if cache_dir else default_corruption_cache()
-    shifted = corrupted_sets(x, grid, cache, workers=workers, device=device or default_device(), jpeg_path=jpeg_path)
-    bs = batch_size or next((e['config'].train.eval_batch_size for e in entries if e['config']), 500)
-    rows = [row for e in entries for r in rpis for a in as_list(pe_scales)
-            for row in evaluate_entry(e, x, y, mean, std, shifted, r, a, seed, bs, device)]
-    return pd.DataFrame(rows)
-
-# %% ../nbs/lib/16_robustness.ipynb #90ea037a
-def matched_from_tables(final:pd.DataFrame, # final-checkpoint fragility rows of the choosing half (`none` included)
-                        epoch_acc:pd.DataFrame, # `epoch_accuracy` rows of the PE runs on the choosing half
-                       ) -> pd.DataFrame:
-    "For each PE run, the kept epoch whose clean accuracy is closest to the mean final accuracy of the `none` runs."
-    none = final[final.condition == 'none'].drop_duplicates(['seed'])
-    if none.empty: raise ValueError("Accuracy matching needs the `none` runs")
-    target, rows = float(none.acc_clean.mean()), []
-    last = final.drop_duplicates(['condition', 'seed']).set_index(['condition', 'seed'])
-    for (c, s), g in epoch_acc.groupby(['condition', 'seed'], sort=False):
-        g = g.sort_values('epoch', kind='stable').reset_index(drop=True)
-        i = (g.acc_clean - target).abs().idxmin()
-        rows.append(dict(condition=c, seed=s, epoch=int(g.epoch[i]), epoch_test_acc=float(g.acc_clean[i]),
-                         target_acc=target, acc_gap=float(g.acc_clean[i]) - target,
-                         final_epoch=int(last.loc[(c, s), 'epoch']),
-                         final_test_acc=float(last.loc[(c, s), 'acc_clean'])))
-    return pd.DataFrame(rows)
-
-# %% ../nbs/lib/16_robustness.ipynb #0f1a2b3c
-def run_fragility(run, # a finished `Run`
-                  epoch:int|None, # evaluate its weights after this epoch (None: the final weights)
-                  dataset, # what `eval_set` takes (None: the run's test split)
-                  options:dict, # `fragility_table` arguments: corruptions, severities, n_images, cache_dir, device
-                 ) -> pd.DataFrame:
-    "`fragility_table` of one run: its final weights, or those of `epoch` (`checkpoint='acc-matched'`)."
-    options = dict(options, device=worker_device(options.get('device')))
-    if epoch is None: return fragility_table([run], dataset, **options)
-    c = run.config
-    entry = dict(condition=c.condition, seed=c.train.seed, checkpoint='acc-matched', epoch=epoch, config=c,
-                 model=run.load_epoch(epoch))
-    return fragility_table(entry, dataset, **options)
-
-
-# %% ../nbs/lib/16_robustness.ipynb #4995c251
-def matched_table(df:pd.DataFrame) -> pd.DataFrame:
-    "Final vs accuracy-matched clean accuracy and FS per condition and paper corruption (mean, SDs, seeds)."
-    s = summarize_fragility(paper_rows(df, None), ['condition', 'corruption', 'checkpoint'])
-    w = s.pivot(index=['condition', 'corruption'], columns='checkpoint',
-                values=['acc_clean_mean', 'fs_mean', 'fs_sd_pop', 'fs_sd_sample', 'epoch_mean'])
-    w.columns = [f'{m}_{c}' for m, c in w.columns]
-    order = {c: i for i, c in enumerate(CONDITION_ORDER + PAPER_CORRUPTIONS)}
-    key = lambda x: x.map(order) if x.name in ('condition', 'corruption') else x
-    return w.reset_index().sort_values(['corruption', 'condition'], key=key).reset_index(drop=True)
-
-def plot_matched(df:pd.DataFrame) -> go.Figure:
-    "FS per condition at the final checkpoint and at the accuracy-matched epoch, for the paper's two corruptions."
-    t = matched_table(df); corrs = [c for c in PAPER_CORRUPTIONS if c in set(t.corruption)]
-    order = [_label(c) for c in ordered_conditions(t.condition)]
-    fig = make_subplots(1, len(corrs), subplot_titles=[corruption_title(c) for c in corrs], horizontal_spacing=0.12)
-    for j, corr in enumerate(corrs, 1):
-        d = t[t.corruption == corr]
-        for ck, style in [('final', dict(color='black', size=9)),
-                          ('acc-matched', dict(color=DEEP[7], size=10, symbol='circle-open'))]:
-            if f'fs_mean_{ck}' not in d: continue
-            fig.add_trace(go.Scatter(x=[_label(c) for c in d.condition], y=d[f'fs_mean_{ck}'], mode='markers',
-                                     marker=style, name=ck, legendgroup=ck, showlegend=j == 1,
-                                     customdata=np.c_[d[f'acc_clean_mean_{ck}'], d[f'epoch_mean_{ck}']],
-                                     error_y=dict(array=np.nan_to_num(d[f'fs_sd_sample_{ck}'].to_numpy(float))),
-                                     hovertemplate='FS %{y:.3f}<br>clean acc %{customdata[0]:.3f}'
-                                                   '<br>epoch %{customdata[1]:.1f}<extra>' + ck + '</extra>'), 1, j)
-        fig.update_xaxes(categoryorder='array', categoryarray=order, row=1, col=j)
-        fig.update_yaxes(title_text='Fragility Score', title_standoff=4, row=1, col=j)
-    sub = "acc-matched: the epoch whose clean accuracy is closest to Ablated's; ±1 sample SD over seeds"
-    title = f'Fragility: final checkpoint vs accuracy-matched epoch<br><sup>{sub}</sup>'
-    return fig.update_layout(title=dict(text=title),
-                             template='simple_white', width=900, height=460,
-                             legend=dict(orientation='h', x=1, xanchor='right', y=1.13, yanchor='bottom'))
-
-# %% ../nbs/lib/16_robustness.ipynb #86ad4c28
-def corrupted_dir(cache_root) -> Path|None:
-    "The corrupted-set cache beside a run cache: `cache_root/corrupted` (None = `default_corruption_cache()`)."
-    return Path(cache_root) / 'corrupted' if cache_root else None
-
-def curve_results(df:pd.DataFrame, reference:pd.DataFrame|None=None) -> dict:
-    "The severity-curve tables of a fragility table: {} when it has no curves."
-    st = severity_table(df)
-    if st.empty: return {}
-    return dict(severity=st, severity_summary=severity_curves(df), damage_matched=damage_matched(df, reference))
-
-# %% ../nbs/lib/16_robustness.ipynb #44b24f58
-def _options(study:StudyConfig, corruptions, cache_dir, device) -> dict:
-    "The `fragility_table` options of a study's per-run task: the corruptions at the study's severities."
-    sev = {c: s for c, s in study.severities.items() if c in corruptions}
-    return dict(corruptions=list(corruptions), severities=sev, cache_dir=cache_dir, device=device)
-
-def epoch_fragility(run, # a finished `Run` that kept its per-epoch weights
-                    study:StudyConfig, # corruptions, fragility_images, split
-                    cache_dir=None, device=None,
-                   ) -> dict:
-    """Every kept epoch of one run: FS at the paper's corruptions on the report half (`fragility_epochs`) and clean
-    accuracy on the selection half (`epoch_accuracy`), from which the accuracy-matched epoch is chosen."""
-    cfg, n, sel = run.config, study.fragility_images, study.halves[0]
-    opts = _options(study, [c for c in study.corruption_names if c in PAPER_CORRUPTIONS], cache_dir, device)
-    rep = eval_set(cfg, n, study.report_half)
-    fe = pd.concat([run_fragility(run, e, rep, opts) for e in run.epochs_available()], ignore_index=True)
-    fe = fe.assign(checkpoint='epoch', half=study.report_half)
-    keys = ['condition', 'seed', 'epoch', 'half', 'acc_clean', 'n_images']
-    if sel == study.report_half: return dict(fragility_epochs=fe, epoch_accuracy=fe.drop_duplicates('epoch')[keys])
-    x, y, mean, std = data = eval_set(cfg, n, sel)
-    acc = [dict(condition=cfg.condition, seed=cfg.train.seed, epoch=e, half=sel, n_images=len(y),
-                acc_clean=accuracy(run.load_epoch(e), x, y, mean, std, cfg.train.eval_batch_size))
-           for e in run.epochs_available()]
-    return dict(fragility_epochs=fe, epoch_accuracy=pd.DataFrame(acc)[keys])
-
-def fragility_per_run(run, # a finished `Run`
-                      study:StudyConfig, # corruptions, severities, fragility_images, matched, split
-                      cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
-                      device=None,
-                     ) -> dict:
-    """The per-run tables of the fragility analysis: `fragility` (final weights, every corruption and severity, on
-    each half of the split) and, for a PE run of a study with the matched comparison, `epoch_fragility`'s tables."""
-    cfg, opts = run.config, _options(study, study.corruption_names, cache_dir, device)
-    final = [run_fragility(run, None, eval_set(cfg, study.fragility_images, h), opts).assign(half=h)
-             for h in study.halves]
-    out = dict(fragility=pd.concat(final, ignore_index=True))
-    if study.matched_comparison and cfg.condition != 'none': out |= epoch_fragility(run, study, cache_dir, device)
-    return out
-
-# %% ../nbs/lib/16_robustness.ipynb #d251fb6e
-def fragility_combine(study:StudyConfig, # the study
-                      tables:dict, # the per-run tables of its runs (`fragility_per_run`), stacked in any order
-                      reference:pd.DataFrame|None=None, # the paper's numbers (for the damage-matched severity)
-                     ) -> dict:
-    """The fragility tables of the study: `table` (report half, final and accuracy-matched rows), Table 5, the matched
-    epochs and the severity curves; with `split='halves'` the damage-matched severity is read off the selection half
-    (`selection`, also returned)."""
-    df = in_key_order(tables['fragility'], study.run_keys)
-    sel_half = study.halves[0]
-    table, me = df[df.half == study.report_half], pd.DataFrame()
-    if study.matched_comparison:
-        me = matched_from_tables(df[df.half == sel_half], in_key_order(tables['epoch_accuracy'], study.run_keys))
-        fe = in_key_order(tables['fragility_epochs'], study.run_keys)
-        at = fe.merge(me[['condition', 'seed', 'epoch', 'target_acc', 'acc_gap']], on=['condition', 'seed', 'epoch'])
-        table = pd.concat([table, at.assign(checkpoint='acc-matched')], ignore_index=True)
-    table = table.reset_index(drop=True)
-    res = dict(table=table, table5=table5(table), matched_epochs=me) | curve_results(table, reference)
-    if sel_half != study.report_half:
-        res['selection'] = df[df.half == sel_half].reset_index(drop=True)
-        if 'damage_matched' in res: res['damage_matched'] = damage_matched(res['selection'], reference)
-    return res
-
-# %% ../nbs/lib/16_robustness.ipynb #5e6f7081
-def fragility_experiment(study:StudyConfig, # conditions, seeds, corruptions, matched, fragility_images
-                         runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
-                         cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
-                         out_dir=None, # where to write the tables (None = nowhere)
-                         device=None,
-                         executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
-                        ) -> dict:
-    "Plain and accuracy-matched fragility of the study's runs, and the severity curves: the tables."
-    rs = select_runs(runs, study.run_keys)
-    tables = run_tables(fragility_per_run, rs, study, cache_dir, device, executor=executor)
-    res = fragility_combine(study, tables) | dict(runs=rs)
-    if out_dir: write_results(res, out_dir)
-    return res
-
-RESULT_FILES = dict(table='fragility.csv', table5='table5.csv', matched_epochs='matched_epochs.csv',
-                    severity='severity.csv', severity_summary='severity_summary.csv',
-                    damage_matched='damage_matched.csv',
-                    selection='fragility_selection.csv')  # result -> file name (written when present and not empty)
-
-def write_results(res:dict, out_dir) -> Path:
-    "Write the experiment's tables as CSV files into `out_dir`."
-    out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
-    for key, name in RESULT_FILES.items():
-        if key in res and len(res[key]): save_table(res[key], out / name)
-    save_table(summarize_fragility(res['table']), out / 'fragility_summary.csv')
-    return out

@@ -14,12 +14,11 @@ from .study import StudyConfig, check_scalable, select_runs, run_tables, in_key_
 from .files import save_table
 from .measure import eval_set, seed_summary
 from .corruptions import PAPER_CORRUPTIONS
-from .robustness import fragility_table
+from .fragility import fragility_table
 from .executor import worker_device
 from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label, in_condition_order,
-                                     model_columns, delta_ssdc, model_profile,
-                                     profile_summary, reference_profiles, rpi_accuracy, rpi_auc, rpi_measures,
-                                     ssdc_profiles, run_profiles, run_rpi_accuracy, PROFILE_COLUMNS)
+                                     model_columns, delta_ssdc, model_profile, profile_summary, reference_profiles,
+                                     rpi_auc, rpi_measures, run_profiles, run_rpi_accuracy, PROFILE_COLUMNS)
 
 # %% auto #0
 __all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'SWEEP_PANELS', 'PANEL_CELLS', 'sweep_table', 'run_sweep', 'alpha_sweep',

@@ -9,10 +9,10 @@ from functools import partial
 from fastcore.basics import patch
 import math
 import numpy as np, pandas as pd
-from .core import (CONDITIONS, PRESETS, SCALABLE, SPLITS, SWEPT, N_PERMS, PE_SCALES, check_choice, make_config,
-                            parse_bool, parse_int, as_list, parse_conditions, parse_seeds, field_error)
+from .core import CONDITIONS, PRESETS, SCALABLE, SPLITS, SWEPT, PE_SCALES, check_choice
+from .config import make_config, parse_bool, parse_int, as_list, parse_conditions, parse_seeds, field_error
 from .layers import check_estimators, check_n_perms
-from .executor import train_all, make_executor, map_runs
+from .executor import train_all, map_runs
 from .corruptions import PAPER_CORRUPTIONS, corruption_grid
 
 # %% auto #0

@@ -4,22 +4,22 @@
 
 # %% ../nbs/lib/12_training.ipynb #20c94564
 from __future__ import annotations
-import json, math, os, time
+import math, os, time
 from contextlib import nullcontext
 from pathlib import Path
 import numpy as np, pandas as pd
 import torch, torch.nn as nn, torch.nn.functional as F
 import torch.distributed as dist
 from tqdm.auto import tqdm
-from .core import (ExperimentConfig, OPTIMIZERS, SCHEDULES, PRECISIONS, make_config, config_hash, check_choice,
-                            package_version, field_error, parse_choice)
+from .core import ExperimentConfig, OPTIMIZERS, SCHEDULES, PRECISIONS, check_choice
+from .config import make_config, config_hash, package_version, field_error, parse_choice
 from .machine import make_generator
 from .files import save_json, save_table
-from .data import dataset_for, iterate_batches, normalize, DATASETS
+from .data import dataset_for, DATASETS
+from .images import iterate_batches, normalize
 from .models import build_model, draw_permutation, ViT
-from .machine import default_device, check_device, use_threads, provenance
-from .cache import (default_cache_root, # re-exported: later modules import it from here
-                             save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
+from .machine import check_device, use_threads, provenance
+from .cache import (save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
                              check_run_config, check_run_path, run_lock, prepare_run_dir, Run, LOCK_TIMEOUT)
 from .measure import eval_set, accuracy
 from .layers import layer_ssdc

@@ -10,7 +10,7 @@ from typing import Callable
 import pandas as pd
 from .core import check_choice
 from .study import StudyConfig, study_to_dict
-from .robustness import fragility_per_run, fragility_combine, write_results
+from .fragility import fragility_per_run, fragility_combine, write_results
 from .scaling import (interventions_per_run, interventions_combine, scaling_per_run, scaling_combine,
                                scaling_keys, write_tables)
 from .emergence import emergence_per_run, emergence_combine

@@ -5,7 +5,7 @@
 Reads the analysis tables the reproduction's `manifest.json` lists (`pe_anchor.paper.committed_tables`: each file
 checked against its recorded SHA-256) and runs the claims code on them: `pe_anchor.confirm.study_claims` (the
 pre-registered primary verdicts too) when the committed `claims.csv` has primary rows, else
-`pe_anchor.claims.claims_table`. Every part of the committed `claims.csv` must come out with every column the same
+`pe_anchor.claims_table.claims_table`. Every part of the committed `claims.csv` must come out with every column the same
 (numbers exactly, NaN equal to NaN; text, roles, thresholds, seed counts, interval methods, notes and verdicts). A
 part the committed file has and the code no longer makes fails; so does an added part of a role the committed file
 already has. Parts of a role the committed file does not have at all (a kind of part added to the code later, e.g.
@@ -26,7 +26,7 @@ KEY = ['claim', 'estimator', 'part', 'role']
 def recompute(out:Path) -> pd.DataFrame:
     "The claims the current code computes from the reproduction's committed tables."
     sys.path.insert(0, str(ROOT))
-    from pe_anchor.claims import claims_table
+    from pe_anchor.claims_table import claims_table
     from pe_anchor.confirm import study_claims
     from pe_anchor.measure import paper_reference
     from pe_anchor.paper import committed_tables

@@ -91,6 +91,14 @@ def check_claims():
     if planted.returncode == 0: return False, "a planted change in claims.csv was not caught"
     return True, r.stdout
 
+MAX_MODULE_LINES = 400  # the style guide's limit for one module of the package
+
+def check_module_sizes():
+    "Every module of the package (the generated `_modidx.py` aside) has at most 400 lines."
+    long = [f"pe_anchor/{p.name}: {n} lines" for p in sorted((ROOT / 'pe_anchor').glob('*.py'))
+            if p.name != '_modidx.py' and (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES]
+    return not long, '\n'.join(long)
+
 def check_readme():
     "README.md says the same as nbs/00_index.ipynb."
     r = sh(sys.executable, 'scripts/make_readme.py', '--check')
@@ -112,7 +120,8 @@ def run_nbdev_test(flags):
 def main():
     flags = ' '.join(sys.argv[1:])
     passed, failed = 0, []
-    for check in (check_clean, check_export, check_parameters, check_readme, check_claims, check_layers, check_docs):
+    for check in (check_clean, check_export, check_parameters, check_readme, check_claims, check_layers,
+                  check_module_sizes, check_docs):
         ok, msg = check()
         print(f"{'PASS' if ok else 'FAIL'} {check.__name__}: {check.__doc__}" + ('' if ok else f"\n{msg}"))
         if ok: passed += 1
