@@ -183,9 +183,10 @@ def preset_costs(width:int=100, # characters per line
                 fill(f"cost: {p.cost}", ' ' * 6)]
     return '\n'.join(out)
 
-def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=None) -> str:
+def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=None, merge=None) -> str:
     "The first line `pe-anchor-paper` prints: what it does, and what the preset costs (`PRESETS[preset].cost`)."
     if redo_report: return f"pe-anchor-paper: the claims and the report of {out_dir} again, from its tables"
+    if merge: return f"pe-anchor-paper: merging {len(merge)} part(s) into {out_dir} (no training, no run cache)"
     look = ", its quick look (a fraction of the full cost)" if quick else ''
     return f"pe-anchor-paper: preset {preset}{look} ({PRESETS[preset].summary}); full cost: {PRESETS[preset].cost}"
 
@@ -282,7 +283,7 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
         check_device_name(args.device)
         if args.out_dir and not args.redo_report: check_out_dir(args.out_dir, args.adopt_out_dir)  # before torch
         where = args.out_dir or f'outputs/{args.preset}'
-        if not args.quiet: print(start_line(args.preset, args.quick, args.redo_report, where), flush=True)
+        if not args.quiet: print(start_line(args.preset, args.quick, args.redo_report, where, args.merge), flush=True)
         from pe_anchor.study import make_study
         from pe_anchor.paper import reproduce, rerender, default_out_dir
         from pe_anchor.executor import make_executor

@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/21a_confirm.ipynb #1ff09286
 from __future__ import annotations
-import json, math, re
+import hashlib, json, math, re, subprocess
 from pathlib import Path
 import numpy as np, pandas as pd
 from scipy import stats
@@ -16,9 +16,10 @@ from .claims_table import claims_table
 from .measure import paper_reference
 
 # %% auto #0
-__all__ = ['PREREG_FILE', 'C4_PAIRS', 'C5_PAIRS', 'SUMMARY_VERDICTS', 'preregistration_path', 'preregistration', 'paired',
-           'part_test', 'holm', 'claim_decision', 'damage_matched_setting', 'alpha_c6', 'deciding_parts',
-           'evaluate_part', 'decide', 'severity_counts', 'study_claims']
+__all__ = ['PREREG_FILE', 'C4_PAIRS', 'C5_PAIRS', 'SUMMARY_VERDICTS', 'preregistration_path', 'preregistration', 'first_commit',
+           'departures', 'preregistration_record', 'paired', 'part_test', 'holm', 'claim_decision',
+           'damage_matched_setting', 'alpha_c6', 'deciding_parts', 'evaluate_part', 'decide', 'severity_counts',
+           'study_claims']
 
 # %% ../nbs/lib/21a_confirm.ipynb #e1049899
 PREREG_FILE = 'preregistration-cpu.md'  # in the project's data folder
@@ -34,6 +35,30 @@ def preregistration(path=None) -> dict:
     m = re.search(r'```json preregistration\n(.*?)\n```', text, re.S)
     if not m: raise ValueError(f"{path or preregistration_path()} has no ```json preregistration block")
     return json.loads(m.group(1))
+
+# %% ../nbs/lib/21a_confirm.ipynb #0cbd4704
+def first_commit(path) -> str:
+    "The commit that first added the file at `path` (git), '' outside a git checkout or without git."
+    path = Path(path).resolve()
+    try:
+        r = subprocess.run(['git', 'log', '--diff-filter=A', '--format=%H', '--', path.name], cwd=path.parent,
+                           capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError): return ''
+    found = r.stdout.split()
+    return found[-1] if r.returncode == 0 and found else ''
+
+def departures(text:str) -> list:
+    "The bullets of a pre-registration's `## Departures` section, each as one line."
+    section = re.split(r'^## Departures[^\n]*\n', text, maxsplit=1, flags=re.M)
+    if len(section) < 2: return []
+    body = re.split(r'^## ', section[1], maxsplit=1, flags=re.M)[0]
+    return [' '.join(b.split()) for b in re.split(r'^- ', body, flags=re.M)[1:]]
+
+def preregistration_record(path=None) -> dict:
+    "The pre-registration a report decides by: file, SHA-256, the commit that first added it, its departures."
+    p = Path(path or preregistration_path())
+    return dict(file=f'data/{p.name}', sha256=hashlib.sha256(p.read_bytes()).hexdigest(), commit=first_commit(p),
+                departures=departures(p.read_text(encoding='utf-8')))
 
 # %% ../nbs/lib/21a_confirm.ipynb #db0f56bd
 def _one_sided(m:float, se:float, df:int, bound:float, greater:bool) -> float:

@@ -186,10 +186,13 @@ def analysis_steps(study:StudyConfig, engine:str, out, cache_root, device, runs:
 REPORT_NOTEBOOK = '08_claims'  # nbs/08_claims.ipynb: the claims and the report, executed against a reproduction
 
 def write_report(out, dest, study:StudyConfig, cache_root, plugins=()) -> Path:
-    "Execute the report notebook against `out` into `out/notebooks/08_claims.ipynb`; render it to `dest/report.html`."
+    """Execute the report notebook against `out` into `out/notebooks/08_claims.ipynb`; render it to `dest/report.html`.
+    It runs in `out` and is given `out_dir='.'`, so the executed copy names no machine path of the output folder;
+    `cache_root` None (a merge of parts) gives it no run cache: provenance then comes from the manifest."""
     out = Path(out)
     ex = run_notebook(REPORT_NOTEBOOK, out / 'notebooks' / f'{REPORT_NOTEBOOK}.ipynb',
-                      dict(preset=study.preset, seeds=list(study.seeds), out_dir=str(out), cache_root=str(cache_root)),
+                      dict(preset=study.preset, seeds=list(study.seeds), out_dir='.',
+                           cache_root=str(cache_root) if cache_root else None),
                       cwd=out, log=out / LOG_FILE, plugins=plugins)
     return render_report(ex, Path(dest) / 'report.html', title='pe_anchor: reproduction report')
 

@@ -13,7 +13,6 @@ from .config import package_version
 from .files import (save_table, save_json, load_json, check_inside, check_out_dir, claim_out_dir,
                              out_dir_lock)
 from .machine import provenance
-from .cache import default_cache_root
 from .executor import make_executor, run_tasks, _run_task
 from .study import StudyConfig, make_study, study_to_dict, study_from_dict, study_runs
 from .fragility import corrupted_dir
@@ -292,7 +291,7 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
         claims = lambda d: save_table(study_claims(load_tables(out, units=tuple(ANALYSIS_UNITS)), study, ref),
                                      d / 'claims.csv')
         run_unit(out, 'claims', prints['claims'], claims)
-        report_step = lambda d: write_report(out, d, study, default_cache_root())
+        report_step = lambda d: write_report(out, d, study, None)  # no run cache: a merge reads only the parts
         if report: run_unit(out, 'report', prints['report'], report_step)
         merge_manifest(out, parts, study, where)
     if progress: print(f"merged {len(parts)} part(s), {len(where)} per-run results, in {time.time() - t0:.1f} s: {out}")

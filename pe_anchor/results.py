@@ -5,6 +5,7 @@
 # %% ../nbs/lib/27_results.ipynb #58e044b2
 from __future__ import annotations
 import re
+from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from .core import CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, RPI_ESTIMATORS
@@ -13,12 +14,14 @@ from .files import load_json
 from .cache import run_dir
 from .interventions import figure_title
 from .claims import CLAIMS
+from .config import _checkout_root
+from .confirm import preregistration
 
 # %% auto #0
-__all__ = ['VERDICT_COLORS', 'GLANCE_COLORS', 'PROVENANCE_FIELDS', 'format_sweep', 'deviations_table', 'format_claims',
-           'claims_summary', 'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary', 'threshold_bounds',
-           'part_margin', 'deciding_parts', 'primary_parts', 'plot_glance', 'runs_provenance', 'provenance_table',
-           'style_deviations']
+__all__ = ['VERDICT_COLORS', 'GLANCE_COLORS', 'EXPLORATORY_DIR', 'PROVENANCE_FIELDS', 'format_sweep', 'deviations_table',
+           'format_claims', 'claims_summary', 'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary',
+           'threshold_bounds', 'part_margin', 'deciding_parts', 'nonzero_counts', 'primary_parts', 'exploratory_claims',
+           'side_by_side', 'plot_glance', 'runs_provenance', 'provenance_table', 'style_deviations']
 
 # %% ../nbs/lib/27_results.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
@@ -207,6 +210,11 @@ def _severities(claims:pd.DataFrame, claim:str) -> str:
     name = lambda r: r['corruption'] if isinstance(r.get('corruption'), str) and r['corruption'] else r['part']
     return '; '.join(f"{name(r)}: {r['part_verdict']}" for r in s.to_dict('records'))
 
+def nonzero_counts(note:str) -> str:
+    "A 'severity counts' note without its severity lists and its zero counts: 'does not hold 5, inconclusive 3'."
+    counts = [re.sub(r' \(.*\)$', '', x.strip()) for x in str(note).split(';')]
+    return ', '.join(x for x in counts if x and not x.endswith(' 0'))
+
 def primary_parts(claims:pd.DataFrame) -> pd.DataFrame:
     "Per claim: the primary verdict, the deciding part closest to deciding it, and the severity counts (C4, C5)."
     dec, rows = claims[claims.role == 'deciding'], []
@@ -222,8 +230,29 @@ def primary_parts(claims:pd.DataFrame) -> pd.DataFrame:
                          ours=r.ours, ci_low=r.ci_low, ci_high=r.ci_high, paper=np.nan, threshold=r.threshold,
                          note=r.note if isinstance(r.note, str) else '', parts=len(g),
                          agreeing=int((g.part_verdict == v).sum()),
-                         severities='; '.join(f"{x.corruption}: {x.part_verdict}" for x in counts.itertuples())))
+                         severities='; '.join(f"{x.corruption}: {nonzero_counts(x.note)}" for x in counts.itertuples())))
     return pd.DataFrame(rows)
+
+# %% ../nbs/lib/27_results.ipynb #5f6100ca
+EXPLORATORY_DIR = 'reports/cpu-exploratory'  # in a source checkout: the exploratory study that chose the cpu preset
+
+def exploratory_claims(study, # the reproduction's `StudyConfig`
+                       root=None, # the checkout (default: this package's, if it is one)
+                      ) -> pd.DataFrame|None:
+    "The exploratory study's claims table, for the pre-registered confirmatory study only (None otherwise or if absent)."
+    pr = preregistration()
+    if study.preset != pr['preset'] or list(study.seeds) != list(pr['seeds']): return None
+    path = Path(root or _checkout_root()) / EXPLORATORY_DIR / 'claims.csv'
+    return pd.read_csv(path) if path.exists() else None
+
+def side_by_side(claims:pd.DataFrame, # the confirmatory claims table (with 'primary' rows)
+                 exploratory:pd.DataFrame, # the exploratory study's claims table
+                ) -> pd.DataFrame:
+    "Per claim: the confirmatory primary verdict beside the exploratory study's verdict per RPI estimator."
+    prim = claims[claims.role == 'primary'].set_index('claim').part_verdict.rename('confirmatory: primary verdict')
+    old = exploratory.groupby('claim', sort=False)[[f'verdict_{e}' for e in RPI_ESTIMATORS]].first()
+    old.columns = [f'exploratory: verdict ({e} RPI)' for e in RPI_ESTIMATORS]
+    return pd.concat([prim, old], axis=1).rename_axis('claim')
 
 # %% ../nbs/lib/27_results.ipynb #92ae965f
 def _glance_label(r:dict) -> str:

@@ -23,7 +23,7 @@ Results: the site is built from the committed reproduction. The home page carrie
 (scripts/make_readme.py: which study `reports/cpu` is, its verdict table, the glance figure when committed, each preset's
 cost), never the notebook's placeholder. A section notebook with a "## The committed result" section has the cells up to
 the end of that section executed (parameters at their defaults; those cells only read `reports/cpu`'s SHA-checked
-tables), the rest shown unexecuted, under a banner naming the study (exploratory, its seeds and date); the outputs
+tables), the rest shown unexecuted, under a banner naming the study (confirmatory or exploratory, its seeds and date); the outputs
 are cached in build/docs-cache/ by a hash of the cells, the committed files and the package source. The "Committed
 results" pages show the committed report (`report.html`), every figure with its caption and the paper's figure it
 redraws, and the committed executed notebooks. `site/_pe_docs_expect.json` lists the pages that must carry results
@@ -62,17 +62,26 @@ FIGURES = {  # committed figure -> (caption, the paper's figure or table it redr
     'rpi_accuracy': ('clean accuracy under RPI', 'none: not reported by the paper'),
 }
 REPORT_NB = '08_claims.ipynb'  # the notebook that renders a reproduction's report
-REPORT_NOTE = (":::{admonition} The report of the exploratory study\n:class: note\n\nThis page is the notebook that "
-               "renders a reproduction's report (`pe-anchor-paper` runs it on its output). The committed report of the "
-               "exploratory study (`reports/cpu`, seeds 0-3) is [`report.html`](../reports/cpu/report.html): every claim "
-               "with its parts, every figure, the tables beside the paper's.\n:::")
+def committed_study() -> str:
+    "'the confirmatory study (`reports/cpu`, seeds 100-105)', or the exploratory one: which study the site shows."
+    st = make_readme.study_of(COMMITTED)
+    return f"the {make_readme.study_kind(COMMITTED)} study (`reports/cpu`, seeds {make_readme.seed_range(st['seeds'])})"
+
+def report_note() -> str:
+    "The note on the report notebook's page: where the committed report is."
+    return (f":::{{admonition}} The report of {committed_study()}\n:class: note\n\nThis page is the notebook that "
+            "renders a reproduction's report (`pe-anchor-paper` runs it on its output). The committed report of "
+            f"{committed_study()} is [`report.html`](../reports/cpu/report.html): every claim with its parts, every "
+            "figure, the tables beside the paper's.\n:::")
 SMOKE_NOTE = (":::{admonition} Executed with the smoke preset\n:class: warning\n\nThis page was executed with the "
               "notebook's defaults (the seconds-long `smoke` preset, synthetic images): **a plumbing check, not a "
               "result**.\n:::")
 SMOKE_REPORT_TITLE = 'A smoke reproduction (a plumbing check, not the report)'
-SMOKE_REPORT_NOTE = (":::{admonition} A plumbing check, not the report\n:class: warning\n\nExecuted here with the "
-                     "`smoke` preset (seconds-long runs on synthetic images): every verdict below is meaningless. The "
-                     "report of the committed exploratory study is [`report.html`](../reports/cpu/report.html).\n:::")
+def smoke_report_note() -> str:
+    "The note on the report notebook's page when it was executed with the smoke preset."
+    return (":::{admonition} A plumbing check, not the report\n:class: warning\n\nExecuted here with the `smoke` "
+            "preset (seconds-long runs on synthetic images): every verdict below is meaningless. The report of "
+            f"{committed_study()} is [`report.html`](../reports/cpu/report.html).\n:::")
 sys.path.insert(0, str(ROOT / 'scripts'))
 import make_readme  # the README's generated blocks, the committed study's seeds and date
 PLOTLY_MIME = 'application/vnd.plotly.v1+json'
@@ -402,10 +411,10 @@ def results_page(name:str) -> str:
     "Markdown of the overview of reports/NAME (links relative to reports/NAME/): the report, the study, every figure."
     d = ROOT / 'reports' / name
     st = make_readme.study_of(d) if (d / 'manifest.json').exists() else None
-    exploratory = d == COMMITTED and st is not None
-    title = 'The exploratory study' if exploratory else f'Committed results: `{name}`'
+    kind = make_readme.study_kind(d) if st is not None and d.name.startswith('cpu') else None
+    title = f'The {kind} study' if kind else f'Committed results: `{name}`'
     lines = [f'# {title}\n']
-    if exploratory:
+    if kind:
         lines.append(make_readme.study_banner(d).replace('](data/', '](../../data/') + '\n')
     lines.append(f'What the reproduction committed in `reports/{name}/`, as it is in the repository:\n')
     if (d / 'report.html').exists():
@@ -507,11 +516,15 @@ def study_banner(executed:bool=False) -> str:
     "The note under a section page's title: which study its results come from, and what is not executed."
     st = make_readme.study_of(COMMITTED)
     seeds = make_readme.seed_range(st['seeds'])
-    text = (f":::{{admonition}} Results on this page: the exploratory study\n:class: note\n\n"
-            f"*The committed result* shows the **exploratory study** committed in `reports/cpu` (seeds {seeds}, "
-            f"{len(st['seeds'])} per condition, finished {st['date']}), rendered from its SHA-checked tables. It was "
-            f"used to choose the `cpu` preset, so its verdicts are exploratory; a pre-registered confirmatory study on "
-            f"fresh seeds is in progress ([pre-registration](../data/preregistration-cpu.md)). ")
+    kind = make_readme.study_kind(COMMITTED)
+    why = ("It is decided by the rules of the [pre-registration](../data/preregistration-cpu.md), committed before any "
+           "of its runs was trained; the exploratory study that chose the preset is in `reports/cpu-exploratory`. "
+           if kind == 'confirmatory' else
+           "It was used to choose the `cpu` preset, so its verdicts are exploratory; a pre-registered confirmatory "
+           "study on fresh seeds is in progress ([pre-registration](../data/preregistration-cpu.md)). ")
+    text = (f":::{{admonition}} Results on this page: the {kind} study\n:class: note\n\n"
+            f"*The committed result* shows the **{kind} study** committed in `reports/cpu` (seeds {seeds}, "
+            f"{len(st['seeds'])} per condition, finished {st['date']}), rendered from its SHA-checked tables. " + why)
     text += ("The cells under *Run it* ran here with the notebook's defaults (the seconds-long `smoke` preset): "
              "**a plumbing check, not a result**.\n:::" if executed else
              "The cells under *Run it* are shown unexecuted: they run the experiment (by default the seconds-long "
@@ -552,7 +565,7 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1, committed:bo
         elif execute_nbs: site.notes[r] = SMOKE_NOTE
     report_nb = next((p for p in sections if p.name == REPORT_NB), None)
     if report_nb is not None:
-        site.notes[rel(report_nb)] = SMOKE_REPORT_NOTE if execute_nbs else REPORT_NOTE
+        site.notes[rel(report_nb)] = smoke_report_note() if execute_nbs else report_note()
     def entry(p:Path) -> tuple:
         toc_rels.append(rel(p))
         title = nb_title(site.sources.get(rel(p), p))
@@ -565,7 +578,8 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1, committed:bo
         name = d.name
         virtual = f'reports/{name}/' + ('overview.md' if (d / 'index.md').exists() else 'index.md')
         site.generated[virtual] = lambda n=name: results_page(n)
-        label = 'cpu: the exploratory study' if d == COMMITTED else f'{name} reproduction'
+        label = (f'cpu: the {make_readme.study_kind(d)} study' if name.startswith('cpu') and (d / 'manifest.json').exists()
+                 else f'{name} reproduction')
         results.append((label, site.page(virtual))); toc_rels.append(virtual); expect[site.page(virtual)] = 'committed results'
         if d == COMMITTED and exists('docs/deviations.md'):
             results.append(('Deviations from the paper', site.page('docs/deviations.md'))); toc_rels.append('docs/deviations.md')
@@ -577,8 +591,8 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1, committed:bo
             sub.append((f'{nb.stem} (executed)', site.page(r))); toc_rels.append(r)
             expect[site.page(r)] = 'committed results'
             st = make_readme.study_of(d) if (d / 'manifest.json').exists() else None
-            study = (f"the exploratory study, seeds {make_readme.seed_range(st['seeds'])}, finished {st['date']}"
-                     if st and name == COMMITTED.name else f'the `{name}` reproduction')
+            study = (f"the {make_readme.study_kind(d)} study, seeds {make_readme.seed_range(st['seeds'])}, finished "
+                     f"{st['date']}" if st and name.startswith('cpu') else f'the `{name}` reproduction')
             site.notes[r] = (f'*The executed copy committed in `{r}` ({study}), with the outputs '
                              f'as they were written; see [the results overview](../{posixpath.basename(virtual)})'
                              + (f' and [the notebook itself](../../../{NBS}/{nb.name})' if twin.exists() and not skipped(twin) else '')

@@ -1,6 +1,6 @@
 """Recompute the claims of a committed reproduction from its own tables with the current claims code, and compare.
 
-    python scripts/check_claims.py [reports/cpu]
+    python scripts/check_claims.py [OUT ...]    # default: reports/cpu and reports/cpu-exploratory
 
 Reads the analysis tables the reproduction's `manifest.json` lists (`pe_anchor.paper.committed_tables`: each file
 checked against its recorded SHA-256) and runs the claims code on them: `pe_anchor.confirm.study_claims` (the
@@ -65,8 +65,10 @@ def compare(out:Path) -> tuple:
         diffs += [f"{col} of {tuple(r)}" for r in both[bad][KEY].itertuples(index=False)]
     return diffs, [tuple(r) for r in added[~known][KEY].itertuples(index=False)], len(both)
 
-if __name__ == '__main__':
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / 'reports' / 'cpu'
+DEFAULT = ('reports/cpu', 'reports/cpu-exploratory')  # the committed studies: confirmatory, and the exploratory one
+
+def check(out:Path) -> bool:
+    "Compare one reproduction; print what differs; True if nothing does."
     diffs, added, same = compare(out)
     shown = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
     print(f"{shown}: {same} committed parts recomputed (every column), {len(diffs)} differ; the current code adds "
@@ -74,4 +76,10 @@ if __name__ == '__main__':
     for a in added[:20]: print(f"  added: {a}")
     for e in extended: print(f"  note extended (the committed words intact, detail added): {e}")
     for d in diffs: print(f"  DIFFERS: {d}")
-    sys.exit(1 if diffs else 0)
+    return not diffs
+
+if __name__ == '__main__':
+    outs = [Path(a) for a in sys.argv[1:]] or [ROOT / d for d in DEFAULT if (ROOT / d / 'claims.csv').exists()]
+    if not outs: sys.exit(f"no committed reproduction found ({', '.join(DEFAULT)})")
+    ok = [check(o) for o in outs]
+    sys.exit(0 if all(ok) else 1)

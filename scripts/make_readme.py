@@ -9,9 +9,11 @@ they work in JupyterLab opened on it) and rewritten relative to the repository r
 relative target `y` -> `nbs/y` (anchors, URLs and code are left alone). Generated blocks (`generated_blocks`, also used
 by scripts/build_docs.py for the docs site's home page) replace what lies between their markers:
 
-- `<!-- results:begin -->` ... `<!-- results:end -->`: which study the committed `reports/cpu` is (the exploratory one:
-  its seeds and date, from its manifest), the glance figure if it is committed (a one-line note otherwise) and the
-  verdict of every claim, labelled exploratory, from `reports/cpu/claims.csv` (a marked placeholder if unusable);
+- `<!-- results:begin -->` ... `<!-- results:end -->`: which study the committed `reports/cpu` is (confirmatory when its
+  claims carry the pre-registered primary verdicts, else exploratory: its seeds and date, from its manifest), the glance
+  figure if it is committed (a one-line note otherwise) and the verdict of every claim (the primary verdict beside the
+  exploratory study's, or the exploratory verdicts labelled so), from `reports/cpu/claims.csv` (a marked placeholder
+  if unusable);
 - `<!-- costs:begin -->` ... `<!-- costs:end -->`: each preset's summary and cost (`pe_anchor.core.PRESETS`).
 
 docs/deviations.md is every row of `pe_anchor.deviations.deviations('cpu')` (where the paper's value comes from, ours,
@@ -77,14 +79,26 @@ def seed_range(seeds:list) -> str:
     s = sorted(seeds)
     return f'{s[0]}-{s[-1]}' if s == list(range(s[0], s[-1] + 1)) and len(s) > 2 else ', '.join(map(str, s))
 
+def study_kind(report:Path=REPORT) -> str:
+    "'confirmatory' if the study's claims table carries the pre-registered primary verdicts, else 'exploratory'."
+    claims = report / 'claims.csv'
+    primary = claims.exists() and any(r.get('role') == 'primary' for r in csv.DictReader(claims.open(encoding='utf-8')))
+    return 'confirmatory' if primary else 'exploratory'
+
 def study_banner(report:Path=REPORT) -> str:
-    "One paragraph naming the committed study (exploratory), its seeds and date, and the confirmatory study's state."
-    st, cpu = study_of(report), core().PRESETS['cpu'].study
-    fresh = cpu['seeds'] != st['seeds']
-    return (f"**Exploratory study** (`reports/cpu`, seeds {seed_range(st['seeds'])}, {len(st['seeds'])} per condition, "
-            f"finished {st['date']}): it was used to choose the `cpu` preset (the `rrc_flip` augmentation, 10 epochs, "
-            f"6 seeds), so its verdicts are exploratory and confirm nothing. "
-            + (f"The pre-registered **confirmatory study** on fresh seeds {seed_range(cpu['seeds'])} is in progress "
+    "One paragraph naming a committed study (confirmatory or exploratory), its seeds and date, and where the other is."
+    st, cpu, rel = study_of(report), core().PRESETS['cpu'].study, report.relative_to(ROOT).as_posix()
+    where = f"`{rel}`, seeds {seed_range(st['seeds'])}, {len(st['seeds'])} per condition, finished {st['date']}"
+    if study_kind(report) == 'confirmatory':
+        return (f"**Confirmatory study** ({where}), decided by the rules of the [pre-registration]"
+                f"(data/preregistration-cpu.md), committed before any of its runs was trained. The exploratory study "
+                f"that chose the preset is in `reports/cpu-exploratory`.")
+    fresh, done = cpu['seeds'] != st['seeds'], report != REPORT and study_kind(REPORT) == 'confirmatory'
+    return (f"**Exploratory study** ({where}): it was used to choose the `cpu` preset (the `rrc_flip` augmentation, "
+            f"10 epochs, 6 seeds), so its verdicts are exploratory and confirm nothing. "
+            + (f"The pre-registered **confirmatory study** on fresh seeds {seed_range(cpu['seeds'])} is in "
+               f"`reports/cpu`." if done else
+               f"The pre-registered **confirmatory study** on fresh seeds {seed_range(cpu['seeds'])} is in progress "
                f"([pre-registration](data/preregistration-cpu.md), committed before any of its runs was trained)."
                if fresh else "The current `cpu` preset has the same seeds: no confirmatory study is configured."))
 
@@ -102,7 +116,7 @@ def glance_figure(report:Path=REPORT) -> str:
 
 def CONFIRMED() -> bool:
     "Does the committed claims table carry the pre-registered primary verdicts?"
-    return CLAIMS.exists() and any(r.get('role') == 'primary' for r in csv.DictReader(CLAIMS.open(encoding='utf-8')))
+    return study_kind(REPORT) == 'confirmatory'
 
 def results_table(path=CLAIMS) -> str:
     "The study banner, the glance figure and the exploratory verdict of every claim per RPI estimator."
@@ -129,22 +143,20 @@ def confirmatory_table(rows:list, path:Path) -> str:
     prim = {r['claim']: r for r in rows if r.get('role') == 'primary'}
     counts = {}
     for r in rows:
-        if r.get('role') == 'severity counts': counts.setdefault(r['claim'], []).append(f"{r['corruption']}: {r['note']}")
+        if r.get('role') == 'severity counts':  # the settings at which the claim holds, fails, ... (zero counts left out)
+            counts.setdefault(r['claim'], []).append(f"{r['corruption']}: {core('results').nonzero_counts(r['note'])}")
     old = {}
     if EXPLORATORY.exists():
         old = {r['claim']: r.get('verdict_batch', '') for r in csv.DictReader(EXPLORATORY.open(encoding='utf-8'))}
     text = {r['claim']: r['claim_text'] for r in rows}
     lines = ['| claim | what is tested | **primary verdict** (pre-registered rules) | exploratory verdict (seeds 0-3, '
-             'batch RPI) | severity counts |', '|---|---|---|---|---|']
+             'batch RPI) | across the severity ladders (settings per verdict) |', '|---|---|---|---|---|']
     lines += [f"| {c} | {text[c]} | **{p['part_verdict']}** | {old.get(c, 'n/a')} | {'<br>'.join(counts.get(c, []))} |"
               for c, p in sorted(prim.items())]
-    st = study_of(path.parent)
-    return (f"**Confirmatory study** (`reports/cpu`, seeds {seed_range(st['seeds'])}, {len(st['seeds'])} per "
-            f"condition, finished {st['date']}), decided by the rules of the [pre-registration]"
-            f"(data/preregistration-cpu.md), committed before any of its runs was trained: one primary verdict per "
-            f"claim from its deciding parts, paired by seed, Holm within the claim, every choice on the selection half. "
-            f"The exploratory study (seeds 0-3, which chose the preset) is in `reports/cpu-exploratory`.\n\n"
-            + glance_figure(path.parent) + '\n'.join(lines) + '\n')
+    return (study_banner(path.parent) + " One primary verdict per claim from its deciding parts, paired by seed, Holm "
+            "within the claim, every choice on the selection half and every reported number on the report half (the "
+            "study's [page](reports/cpu/README.md) has the predictions, the departures and the costs; the [report]"
+            "(reports/cpu/report.html) every part).\n\n" + glance_figure(path.parent) + '\n'.join(lines) + '\n')
 
 def seeds_of(rows:list) -> int:
     "The number of seeds per condition behind a claims table (the largest `n_seeds` of its parts)."

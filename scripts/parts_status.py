@@ -31,6 +31,13 @@ def parts() -> list:
     return rows
 
 
+def merged() -> str:
+    "The parts merged into reports/cpu, as its manifest records them ('' if none)."
+    m = ROOT / 'reports' / 'cpu' / 'manifest.json'
+    folders = [p['folder'] for p in json.loads(m.read_text()).get('part', {}).get('merged', [])] if m.exists() else []
+    return ', '.join(f'`{f}`' for f in folders)
+
+
 def status() -> str:
     "The status as markdown."
     sys.path.insert(0, str(ROOT))
@@ -47,8 +54,9 @@ def status() -> str:
              'every analysis (`results/<analysis>/<run>/`, each with its record and SHA-256), with the manifest that '
              'records what each run and each result cost and where it ran. Next part: '
              '`pe-anchor-paper --preset cpu --seeds SEED, --part --out-dir reports/cpu-parts/seed-SEED`. When all six '
-             'are in: `pe-anchor-paper --merge reports/cpu-parts/seed-* --out-dir reports/cpu` (after moving the '
-             'exploratory study to `reports/cpu-exploratory`).', '',
+             'are in: `pe-anchor-paper --merge reports/cpu-parts/seed-* --out-dir reports/cpu`.'
+             + (f" **Merged** into [`reports/cpu`](../cpu/README.md) ({merged()}), the confirmatory study's page." if merged()
+                else ''), '',
              '| part | seeds | runs | per-run results | results version | training, CPU min | analyses, CPU min | '
              'wall min | finished | commit | CPU |', '|' + '---|' * 11]
     for r in rows:

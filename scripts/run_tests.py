@@ -77,8 +77,8 @@ def check_docs():
         return c.returncode == 0, f"{b.stdout.splitlines()[-1]}\n{c.stdout[-6000:]}\n{c.stderr[-2000:]}"
 
 def check_claims():
-    """The current claims code recomputes every part of the committed reports/cpu/claims.csv from its tables, numbers
-    and verdicts identical (a planted change in a copy is caught)."""
+    """The current claims code recomputes every part of the committed claims.csv of reports/cpu (confirmatory) and
+    reports/cpu-exploratory from their tables, numbers and verdicts identical (a planted change in a copy is caught)."""
     r = sh(sys.executable, 'scripts/check_claims.py')
     if r.returncode != 0: return False, r.stdout[-4000:] + r.stderr[-2000:]
     with tempfile.TemporaryDirectory(prefix='pe_anchor-claims-') as d:
@@ -91,6 +91,25 @@ def check_claims():
     if planted.returncode == 0: return False, "a planted change in claims.csv was not caught"
     return True, r.stdout
 
+def check_remerge():
+    """A merge of the committed parts (reports/cpu-parts/*, the ones reports/cpu's manifest names) into a temporary
+    folder gives reports/cpu's claims.csv and every table byte for byte (no report: the tables and the claims)."""
+    cpu = ROOT / 'reports' / 'cpu'
+    if not (cpu / 'manifest.json').exists(): return True, 'no committed study'
+    folders = [p['folder'] for p in json.loads((cpu / 'manifest.json').read_text()).get('part', {}).get('merged', [])]
+    if not folders: return False, 'reports/cpu/manifest.json names no merged parts'
+    code = ("import sys; from pe_anchor.parts import merge_parts; "
+            "merge_parts(sys.argv[2:], sys.argv[1], report=False, progress=False)")
+    with tempfile.TemporaryDirectory(prefix='pe_anchor-remerge-') as d:
+        parts = [str(ROOT / 'reports' / 'cpu-parts' / f) for f in folders]
+        r = sh(sys.executable, '-c', code, f'{d}/cpu', *parts)
+        if r.returncode != 0: return False, r.stdout[-2000:] + r.stderr[-3000:]
+        new = Path(d) / 'cpu'
+        files = ['claims.csv', *sorted(p.relative_to(new).as_posix() for p in (new / 'tables').rglob('*')
+                                       if p.is_file() and not p.relative_to(new).as_posix().startswith('tables/report'))]
+        differ = [f for f in files if not (cpu / f).is_file() or (cpu / f).read_bytes() != (new / f).read_bytes()]
+    return not differ, f"{len(files)} files compared; differ: {differ[:10]}"
+
 MAX_MODULE_LINES = 400  # the style guide's limit for one module of the package
 
 def check_module_sizes():
@@ -100,9 +119,16 @@ def check_module_sizes():
     return not long, '\n'.join(long)
 
 def check_readme():
-    "README.md says the same as nbs/00_index.ipynb."
+    """README.md says the same as nbs/00_index.ipynb; reports/cpu/README.md is in step with the study's files; every
+    section's executed copy is in reports/cpu/notebooks/ and names no machine path."""
     r = sh(sys.executable, 'scripts/make_readme.py', '--check')
-    return r.returncode == 0, "README.md is out of step with nbs/00_index.ipynb: run python scripts/make_readme.py"
+    if r.returncode != 0: return False, "README.md is out of step with nbs/00_index.ipynb: run python scripts/make_readme.py"
+    if not (ROOT / 'reports' / 'cpu' / 'manifest.json').exists(): return True, 'no committed study: its page is not checked'
+    for script in ('scripts/study_readme.py', 'scripts/committed_notebooks.py'):
+        r = sh(sys.executable, script, '--check')
+        if r.returncode != 0: return False, r.stdout[-3000:] + r.stderr[-2000:]
+    return True, ''
+
 
 def run_nbdev_test(flags):
     "Run nbdev_test over nbs/; return the names of the failed notebooks."
@@ -120,7 +146,7 @@ def run_nbdev_test(flags):
 def main():
     flags = ' '.join(sys.argv[1:])
     passed, failed = 0, []
-    for check in (check_clean, check_export, check_parameters, check_readme, check_claims, check_layers,
+    for check in (check_clean, check_export, check_parameters, check_readme, check_claims, check_remerge, check_layers,
                   check_module_sizes, check_docs):
         ok, msg = check()
         print(f"{'PASS' if ok else 'FAIL'} {check.__name__}: {check.__doc__}" + ('' if ok else f"\n{msg}"))
