@@ -236,8 +236,9 @@ CPU_PRESET = Preset(
                  'evenly spaced test images (the paper: its last batch of 1,000 for SSDC, all 5,000 for '
                  'FS). Project choice'),
     quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0], overrides=dict(epochs=3)),
-    cost='30 runs of about 11 min on one core each, then about 1.2 h of analyses: about 4 h on 2 idle cores, '
-         'estimated from measured parts (benchmarks/README.md, "The cpu reproduction")',
+    cost='six one-seed parts of about 51 min each on 2 idle cores (5 runs of about 11 min on one core, then their '
+         'analyses), then a merge of under a minute: about 5.1 h, measured (benchmarks/README.md, "The cpu '
+         'reproduction")',
     summary='the embedded default: Fashion-MNIST on a laptop CPU, the paper\'s recipe where the scale allows')
 
 # %% ../nbs/lib/00_core.ipynb #f69725fb

@@ -76,6 +76,16 @@ def _record_source(path, src:Path):
     nb = nbformat.read(str(path), as_version=4); nb.metadata.papermill['input_path'] = str(src)
     with atomic_write(path, 'w') as f: nbformat.write(nb, f)
 
+def _portable_paths(path, src:Path, dest:Path):
+    "Papermill's record of where the notebook came from and went, without this machine's folders."
+    import nbformat
+    nb = nbformat.read(str(path), as_version=4)
+    meta = nb.metadata.get('papermill', {})
+    inside = src.resolve().is_relative_to(nbs_dir().resolve())
+    meta.update(input_path=(nbs_dir().name + '/' + src.resolve().relative_to(nbs_dir().resolve()).as_posix())
+                if inside else src.name, output_path=Path(dest).name)
+    with atomic_write(path, 'w') as f: nbformat.write(nb, f)
+
 def run_notebook(name:str, dest, parameters:dict, cwd=None,
                  log=None, # warnings and the kernel's own output (default: `papermill.log` beside `dest`)
                  plugins=(), # modules to import first in the kernel (`plugin_cell`)
@@ -98,6 +108,7 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None,
                                 kernel_manager_class=logged_kernel_manager(f))
         if plugins: _record_source(part, src)
         add_static_fallback(part)
+        _portable_paths(part, src, dest)
     except Exception as e:
         if type(e).__name__ == 'NoSuchKernel':
             raise RuntimeError("papermill needs the 'python3' Jupyter kernel: "
