@@ -298,13 +298,15 @@ def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table
                              marker=dict(symbol='diamond-open', size=11, color='black', line=dict(width=2))))
     for i, (v, sev) in enumerate(zip(d.verdict, d.severities)):  # the verdict; across severities below it (C4, C5)
         sev = ''.join(f"<br><span style='font-size:10px'>{x}</span>" for x in sev.split('; ') if x)
-        fig.add_annotation(x=1.01, xref='paper', y=i, text=f'<b>{v}</b>{sev}', xanchor='left', showarrow=False,
-                           font=dict(color=GLANCE_COLORS.get(v, '#333333')))
+        fig.add_annotation(x=1.01, xref='paper', y=i, text=f'<b>{v}</b>{sev}', xanchor='left', align='left',
+                           showarrow=False, font=dict(color=GLANCE_COLORS.get(v, '#333333')))
+    right = 20 + max([130] + [max([9 * len(v)] + [6 * len(x) for x in s.split('; ')])  # px: the longest label
+                              for v, s in zip(d.verdict, d.severities)])
     note = ("ours: mean and 95 % interval over seeds, coloured by the claim's verdict; ◇ the paper's value; "
             "green: where the part's condition holds")
     return fig.update_layout(
-        title=figure_title(title, note), template='plotly_white', width=980, height=170 + 50 * len(d),
-        margin=dict(l=190, r=130, t=80, b=90), xaxis=dict(range=[lo, hi], zeroline=True, zerolinecolor='#999999',
+        title=figure_title(title, note), template='plotly_white', width=850 + right, height=170 + 50 * len(d),
+        margin=dict(l=190, r=right, t=80, b=90), xaxis=dict(range=[lo, hi], zeroline=True, zerolinecolor='#999999',
                                                           title='the deciding statistic (hover for its definition)'),
         yaxis=dict(tickvals=y, ticktext=[_glance_label(r) for r in d.to_dict('records')], range=[-0.6, len(d) - 0.4]),
         legend=dict(orientation='h', x=0, y=-60 / (50 * len(d) + 10), yanchor='top'))
