@@ -137,14 +137,19 @@ def results_table(path=CLAIMS) -> str:
 
 EXPLORATORY = ROOT / 'reports' / 'cpu-exploratory' / 'claims.csv'  # where the exploratory study goes once replaced
 
+def severity_counts(rows:list) -> dict:
+    "Per claim, its 'severity counts' rows as 'jpeg-q: does not hold 10' (the settings per verdict, zero counts left out)."
+    counts = {}
+    for r in rows:
+        if r.get('role') == 'severity counts':
+            counts.setdefault(r['claim'], []).append(f"{r['corruption']}: {core('results').nonzero_counts(r['note'])}")
+    return counts
+
 def confirmatory_table(rows:list, path:Path) -> str:
     """The primary verdict of every claim (the pre-registered rules), beside the exploratory study's verdict and, for
     C4/C5, the severity counts."""
     prim = {r['claim']: r for r in rows if r.get('role') == 'primary'}
-    counts = {}
-    for r in rows:
-        if r.get('role') == 'severity counts':  # the settings at which the claim holds, fails, ... (zero counts left out)
-            counts.setdefault(r['claim'], []).append(f"{r['corruption']}: {core('results').nonzero_counts(r['note'])}")
+    counts = severity_counts(rows)
     old = {}
     if EXPLORATORY.exists():
         old = {r['claim']: r.get('verdict_batch', '') for r in csv.DictReader(EXPLORATORY.open(encoding='utf-8'))}

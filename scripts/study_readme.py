@@ -17,22 +17,8 @@ EXPLORATORY = ROOT / 'reports' / 'cpu-exploratory'
 sys.path.insert(0, str(ROOT / 'scripts'))
 import parts_status  # noqa: E402  (each part's cost, from its manifest)
 import make_readme  # noqa: E402  (seed ranges)
+import build_docs  # noqa: E402  (FIGURES: each figure's caption and the paper's figure it redraws)
 
-FIGURES = [  # figure -> what it shows, the paper's figure or table it redraws
-    ('glance', 'every claim at a glance: its primary verdict, the deciding part nearest the decision, severity counts',
-     'none: our summary'),
-    ('fig1b', 'SSDC per layer, unpermuted: untrained and trained ablated, trained APE', 'Fig. 1a, 1b'),
-    ('fig4', 'SSDC per layer, unpermuted, every condition', 'Fig. 4 (App. C.1)'),
-    ('fig2a', 'SSDC per layer under RPI, the PE models', 'Fig. 2a'),
-    ('fig2b', 'SSDC per layer under RPI, ablated and RPT', 'Fig. 2b'),
-    ('fig5', "RPT's SSDC per layer, unpermuted and under RPI", 'Fig. 5 (App. C.2)'),
-    ('fig3', 'Fragility Scores under JPEG and blur at the paper\'s settings', 'Fig. 3 (Table 5)'),
-    ('severity', 'Fragility Score at every setting of the JPEG and blur ladders', 'none: our extension'),
-    ('alpha_sweep', 'ΔSSDC and JPEG FS as the PE is scaled by α', 'Tables 1, 3, 4 (no figure in the paper)'),
-    ('emergence', 'SSDC per layer after every training epoch', 'none: our extension'),
-    ('matched', "FS of every PE model at the epoch matching the ablated model's accuracy", 'none: our extension'),
-    ('rpi_accuracy', 'clean accuracy under RPI', 'none: not reported by the paper'),
-]
 
 
 def rows(path:Path) -> list:
@@ -66,15 +52,11 @@ def study_start(parts:list) -> str:
 def page() -> str:
     sys.path.insert(0, str(ROOT))
     from pe_anchor.confirm import preregistration, preregistration_record
-    from pe_anchor.results import nonzero_counts
     m = json.loads((OUT / 'manifest.json').read_text(encoding='utf-8'))
     study, merged = m['plan']['study'], m.get('part', {})
     claims, old = rows(OUT / 'claims.csv'), {r['claim']: r['verdict_batch'] for r in rows(EXPLORATORY / 'claims.csv')}
     prim = {r['claim']: r for r in claims if r['role'] == 'primary'}
-    counts = {}
-    for r in claims:
-        if r['role'] == 'severity counts':
-            counts.setdefault(r['claim'], []).append(f"{r['corruption']}: {nonzero_counts(r['note'])}")
+    counts = make_readme.severity_counts(claims)
     deciding = {}
     for r in claims:
         if r['role'] == 'deciding': deciding.setdefault(r['claim'], []).append(r['part_verdict'])
@@ -165,7 +147,7 @@ def page() -> str:
     each = ', '.join(f"{k} {u.get('seconds') or 0:.1f} s" for k, u in units.items())
     L += ['', f"The merge itself: {merge_s:.0f} s for the combined tables, the claims and the report ({each}).", '',
           '## Figures', '', '| figure | what it shows | the paper\'s |', '|---|---|---|']
-    L += [f"| [`{k}`](figures/{k}.png) | {what} | {paper} |" for k, what, paper in FIGURES
+    L += [f"| [`{k}`](figures/{k}.png) | {what} | {paper} |" for k, (what, paper) in build_docs.FIGURES.items()
           if (OUT / 'figures' / f'{k}.png').exists()]
     return '\n'.join(L) + '\n'
 
