@@ -107,6 +107,8 @@ class NoPE(nn.Module):
     def __init__(self, cfg:ModelConfig): super().__init__()
     def add(self, x, scale=1.0): return x
     def angles(self, scale=1.0): return None
+    def attn_bias(self, scale=1.0, dtype=torch.float32): return None  # or one (1|B, heads, T, T) bias per block
+    def after_block(self, h, layer:int, scale=1.0): return h  # the stream block `layer + 1` receives
 
 class LearnedPE(NoPE):
     "Learned absolute table, one row per slot including CLS (row 0)."
@@ -170,27 +172,29 @@ def register_pe(name:str, # the PE's name, e.g. 'ape-zero' (a plain name)
     "Add positional encoding `name` to `PE_REGISTRY` and to the names a `ModelConfig.pe` may take."
     name = parse_name(name, 'positional encoding')
     if name in PE_REGISTRY: raise ValueError(f"Positional encoding {name!r} exists already: {', '.join(PE_REGISTRY)}")
-    missing = [m for m in ('add', 'angles') if not callable(getattr(module, m, None))]
-    if missing: raise TypeError(f"{module.__name__} lacks {missing}: a PE module needs add(x, scale) and angles(scale)")
+    missing = [m for m in ('add', 'angles', 'attn_bias', 'after_block') if not callable(getattr(module, m, None))]
+    if missing: raise TypeError(f"{module.__name__} lacks {missing}: a PE module needs add(x, scale) and angles(scale), "
+                                "and attn_bias and after_block (subclass `NoPE` for their defaults)")
     PE_REGISTRY[name] = module; PE_NAMES.append(name)
     return name
 
 # %% ../nbs/lib/06_models.ipynb #395b198c
 class Attention(nn.Module):
     "Multi-head self-attention with optional rotary angles on patch tokens."
-    def __init__(self, dim, heads, attn_drop=0., proj_drop=0., rope_variant='paper'):
+    def __init__(self, dim, heads, attn_drop=0., proj_drop=0.):
         super().__init__()
-        self.heads, self.attn_drop, self.rope_variant = heads, attn_drop, rope_variant
+        self.heads, self.attn_drop = heads, attn_drop
         self.qkv, self.proj, self.proj_drop = nn.Linear(dim, dim * 3), nn.Linear(dim, dim), nn.Dropout(proj_drop)
-    def forward(self, x, rope:Rotary|None=None):
+    def forward(self, x, rope:Rotary|None=None, bias:torch.Tensor|None=None):
         B, T, C = x.shape
         qkv = self.qkv(x)
         if rope is not None and rope.swap is not None:
             qkv = RotaryQKV.apply(qkv, rope.cos, rope.sin, rope.swap, self.heads)
         q, k, v = qkv.view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
         if rope is not None and rope.swap is None:
-            q, k = (apply_rope(t, rope.sin, rope.cos, self.rope_variant) for t in (q, k))
-        x = F.scaled_dot_product_attention(q, k, v, dropout_p=self.attn_drop if self.training else 0.)
+            q, k = (apply_rope(t, rope.sin, rope.cos, 'mixed') for t in (q, k))
+        x = F.scaled_dot_product_attention(q, k, v, attn_mask=bias,
+                                           dropout_p=self.attn_drop if self.training else 0.)
         return self.proj_drop(self.proj(x.transpose(1, 2).reshape(B, T, C)))
 
 class Block(nn.Module):
@@ -198,13 +202,13 @@ class Block(nn.Module):
     def __init__(self, cfg:ModelConfig, drop_path=0.):
         super().__init__()
         self.norm1, self.norm2 = nn.LayerNorm(cfg.dim), nn.LayerNorm(cfg.dim)
-        self.attn = Attention(cfg.dim, cfg.heads, cfg.attn_drop, cfg.drop, cfg.rope_variant)
+        self.attn = Attention(cfg.dim, cfg.heads, cfg.attn_drop, cfg.drop)
         self.mlp = Mlp(cfg.dim, int(cfg.dim * cfg.mlp_ratio), act_layer=nn.GELU, drop=cfg.drop)
         self.drop_path = DropPath(drop_path) if drop_path > 0 else nn.Identity()
-    def forward(self, x, rope=None, capture=None, layer=0):
+    def forward(self, x, rope=None, capture=None, layer=0, bias=None):
         h = self.norm1(x)
         if capture is not None: capture('ln1', layer, h[:, 1:])
-        x = x + self.drop_path(self.attn(h, rope))
+        x = x + self.drop_path(self.attn(h, rope, bias))
         return x + self.drop_path(self.mlp(self.norm2(x)))
 
 # %% ../nbs/lib/06_models.ipynb #0dd8c254
@@ -272,8 +276,9 @@ def forward(self:ViT, x, perm=None, pe_scale=1.0, capture=None, capture_blocks=F
     check_pe_scale(self, pe_scale)
     h = self.embed(x, perm, pe_scale)
     rope = self.pos.rotary(pe_scale, h.dtype) if self.pos.is_rope else [None] * len(self.blocks)
-    for i, (blk, r) in enumerate(zip(self.blocks, rope)):
-        h = blk(h, r, capture, i)
+    bias = self.pos.attn_bias(pe_scale, h.dtype) or [None] * len(self.blocks)
+    for i, (blk, r, b) in enumerate(zip(self.blocks, rope, bias)):
+        h = self.pos.after_block(blk(h, r, capture, i, b), i, pe_scale)
         if capture is not None and capture_blocks: capture('block', i, h[:, 1:])
     return self.head(h[:, 0])
 
