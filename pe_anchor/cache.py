@@ -12,7 +12,7 @@ import torch
 from .core import ExperimentConfig
 from .config import config_to_dict, config_from_dict, config_hash, package_version, validate_config, parse_int
 from .files import (atomic_write, save_json, save_table, load_json, remove_stale_temps, check_inside,
-                             open_lock, holder_stamp, read_holder)
+                             open_lock, holder_stamp, read_holder, check_folder_choice, home_folders)
 from fastcore.basics import patch
 from .machine import default_device
 from .models import build_model, ViT
@@ -73,11 +73,13 @@ def ckpt_epoch(path) -> int:
 
 # %% ../nbs/lib/11_cache.ipynb #b9fb12cf
 def default_cache_root() -> Path:
-    """Where runs are cached: `$PE_ANCHOR_CACHE`, else the user's cache folder `$XDG_CACHE_HOME/pe_anchor`
-    (`~/.cache/pe_anchor`), as torch and Hugging Face do: outside the work tree, so a fresh checkout keeps its runs."""
-    if os.environ.get('PE_ANCHOR_CACHE'): return Path(os.environ['PE_ANCHOR_CACHE'])
-    base = os.environ.get('XDG_CACHE_HOME') or Path.home() / '.cache'
-    return Path(base) / 'pe_anchor'
+    """Where runs are cached: `$PE_ANCHOR_CACHE` (checked: never `/`, the home folder, the repository or a parent),
+    else the user's cache folder `$XDG_CACHE_HOME/pe_anchor` (`~/.cache/pe_anchor`), as torch and Hugging Face do:
+    outside the work tree, so a fresh checkout keeps its runs. A relative `XDG_CACHE_HOME` is ignored (the XDG spec)."""
+    if os.environ.get('PE_ANCHOR_CACHE'):
+        return check_folder_choice(os.environ['PE_ANCHOR_CACHE'], 'Run cache', 'PE_ANCHOR_CACHE')
+    xdg = os.environ.get('XDG_CACHE_HOME', '')
+    return (Path(xdg) if os.path.isabs(xdg) else home_folders()[0] / '.cache') / 'pe_anchor'
 
 def check_writable(root, what:str='Cache root') -> Path:
     "Create `root` if needed and check a file can be written there (under a unique name: concurrent callers are safe)."
@@ -193,9 +195,10 @@ def checked_table(path:Path, rows:list, epochs:list) -> pd.DataFrame:
     try: df = pd.read_csv(path); ok = df.epoch.tolist() == want.epoch.tolist()
     except (OSError, ValueError, AttributeError): ok = False
     if ok: return df
-    warnings.warn(f"{path} is missing, truncated or altered; rebuilt it from the final checkpoint")
-    save_table(want, path)
-    return pd.read_csv(path)
+    try: save_table(want, path); where = ''
+    except OSError as e: where = f' (in memory: {e.strerror}; the run folder was left as it was)'
+    warnings.warn(f"{path} is missing, truncated or altered; rebuilt it from the final checkpoint{where}")
+    return pd.read_csv(io.StringIO(want.to_csv(index=False)))  # as read back from the file
 
 def final_checkpoint(rdir:Path, cfg:ExperimentConfig) -> dict:
     "The newest full checkpoint of a finished run, verified to be this run's last epoch."

@@ -9,7 +9,7 @@ from pathlib import Path
 # the registries and parsers (core and files import no torch)
 from .core import CONDITIONS, ENGINES, EXECUTORS, PRESETS
 from .config import MAX_SEED, make_config, parse_seeds
-from .files import check_out_dir
+from .files import check_out_dir, check_folder_choice
 
 # %% auto #0
 __all__ = ['MAX_OVERRIDE', 'DIGITS', 'INPUT_ERRORS', 'ANSI', 'DEVICE_NAME', 'COMMANDS', 'parse_overrides', 'Parser', 'add_flag',
@@ -90,7 +90,8 @@ def error_line(e:BaseException, limit:int=600) -> str:
     lines = [l.strip() for l in ANSI.sub('', str(e)).splitlines() if l.strip()] or [type(e).__name__]
     text = lines[0] + (f" ... {lines[-1]}" if len(lines) > 1 else '')
     text = text if isinstance(e, INPUT_ERRORS) else f"{type(e).__name__}: {text}"
-    return text if len(text) <= limit else text[:limit - 3] + '...'
+    whole = getattr(e, 'whole', False)  # a message that must be read whole: e.g. the files an adoption replaces
+    return text if len(text) <= limit or whole else text[:limit - 3] + '...'
 
 def run_command(p:argparse.ArgumentParser, # the command's parser (its `prog` starts the line)
                 fn, # what the command does
@@ -120,21 +121,20 @@ def add_plugin_flag(p:argparse.ArgumentParser):
 def import_plugins(names:list, # `--import` values: module names or .py files
                    cwd=None, # where a module name is looked for after the installed packages (default: here)
                   ) -> list:
-    "Import each plug-in; returns their module names."
-    mods = []
+    "Load each plug-in (`pe_anchor.notebooks.load_plugin`); returns what the notebooks load: files, module names."
+    if not names: return []
+    from pe_anchor.notebooks import load_plugin  # only with plug-ins: `--help` stays fast
+    refs, folder = [], str(Path(cwd or os.getcwd()).resolve())
     for n in names:
-        is_file = n.endswith('.py')
-        if is_file and not Path(n).is_file(): raise FileNotFoundError(f"--import {n}: no such file")
-        folder, mod = (Path(n).resolve().parent, Path(n).stem) if is_file else (Path(cwd or os.getcwd()).resolve(), n)
-        if str(folder) not in sys.path:
-            if is_file: sys.path.insert(0, str(folder))
-            else: sys.path.append(str(folder))  # an installed package wins over a file of the same name here
-        try: importlib.import_module(mod)
+        if n.endswith('.py'):
+            if not Path(n).is_file(): raise FileNotFoundError(f"--import {n}: no such file")
+            load_plugin(str(Path(n).resolve())); refs.append(str(Path(n).resolve())); continue
+        try: load_plugin(n, folder)
         except ModuleNotFoundError as e:
-            if not f'{mod}.'.startswith(f'{e.name}.'): raise  # a module the plug-in itself imports is missing
-            raise ValueError(f"--import {n}: no module {mod!r} in the installed packages or {folder}") from None
-        mods.append(mod)
-    return mods
+            if not f'{n}.'.startswith(f'{e.name}.'): raise  # a module the plug-in itself imports is missing
+            raise ValueError(f"--import {n}: no module {n!r} in the installed packages or {folder}") from None
+        refs.append(n)
+    return refs
 
 def plugin_args(argv:list) -> list:
     "The `--import` values in `argv`, read before the command's parser is built (the plug-ins extend its choices)."
@@ -165,6 +165,7 @@ def train_main(argv:list|None=None, # arguments (default: the command line)
     def train():
         ov = parse_overrides(args.set); seed = ov.pop('seed', args.seed)
         make_config(args.condition, args.preset, seed=seed, **ov); check_device_name(args.device)  # before torch
+        if args.cache_root: check_folder_choice(args.cache_root, 'Run cache', '--cache-root')  # not /, ~, the repo
         from pe_anchor.training import get_trained, dist_info
         run = get_trained(args.condition, args.preset, seed, args.cache_root, device=args.device,
                           progress=not args.quiet, **ov)
@@ -243,9 +244,14 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(g, 'merge', nargs='+', default=None, metavar='PART',
              help='merge part folders into --out-dir: verify them, combine their per-run results, test the claims and '
                   'render the report, with no training and no run cache')
-    add_flag(p, 'adopt_out_dir', action='store_true',
-             help='let pe_anchor write into a non-empty --out-dir it did not make (it then owns the folder; '
-                  'by default such a folder is refused)')
+    add_flag(g, 'allowed_signers', default=None, metavar='FILE',
+             help='with --merge: require every part to be signed (pe_anchor.parts.sign_part) by a key of this '
+                  'allowed-signers file (the format of ssh-keygen(1))')
+    add_flag(p, 'adopt_out_dir', nargs='?', const=True, default=False, metavar='FINGERPRINT',
+             help='let pe_anchor write into a non-empty --out-dir it did not make (it then owns the folder; by '
+                  'default such a folder is refused). It first lists every file there it might replace and is not '
+                  "its own, and writes nothing; run again with --adopt-out-dir=FINGERPRINT (the list's, shown) to "
+                  'let it replace those')
     add_flag(p, 'quiet', action='store_true',
              help='no progress bars and no summary: one JSON line (out_dir, report, seconds), for scripts')
     add_plugin_flag(p)
@@ -254,13 +260,15 @@ def paper_parser() -> argparse.ArgumentParser:
 # %% ../nbs/lib/25_cli.ipynb #5a359a23
 def in_parts(args, # the parsed `pe-anchor-paper` arguments
              study, # the study of the part (its seeds and conditions) or of the merge
-             out_dir, executor):
+             out_dir, executor,
+             plugins=(), # the plug-ins (`import_plugins`): the report of a merge loads them too
+            ):
     "`--part`: compute a part of `study` into `out_dir`; `--merge`: merge the parts into `out_dir`."
     from pe_anchor.parts import compute_part, merge_parts
     if args.merge and args.part: raise ValueError("--part and --merge are two steps: give one of them")
     if args.merge:
         res = merge_parts(args.merge, out_dir, report=not args.no_report, progress=not args.quiet,
-                          adopt_out_dir=args.adopt_out_dir)
+                          adopt_out_dir=args.adopt_out_dir, plugins=plugins, allowed_signers=args.allowed_signers)
         line = dict(out_dir=str(res['out_dir']), parts=res['parts'], seconds=round(res['seconds'], 1))
     else:
         m = compute_part(study, out_dir, None, args.cache_root, args.device, executor, not args.quiet,
@@ -300,7 +308,7 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
         kw = dict(report=not args.no_report, progress=not args.quiet, adopt_out_dir=args.adopt_out_dir,
                   plugins=plugins)
         if args.merge or args.part: return in_parts(args, make_study(args.preset, args.conditions, seeds, **settings),
-                                                     out_dir, executor)
+                                                     out_dir, executor, plugins)
         if args.redo_report: res = rerender(out_dir, **kw)
         else: res = reproduce(make_study(args.preset, args.conditions, seeds, **settings), out_dir, args.cache_root,
                               args.device, engine, executor=executor, **kw)

@@ -19,7 +19,7 @@ __all__ = ['MAX_DIGITS', 'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS', 'FIEL
            'parse_int', 'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name', 'parse_text',
            'parse_field', 'as_list', 'parse_conditions', 'parse_seeds', 'validate_config', 'config_fields',
            'make_config', 'register_condition', 'config_to_dict', 'config_from_dict', 'package_version', 'config_hash',
-           'data_dir', 'reference_csv']
+           'checkout_root', 'data_dir', 'reference_csv']
 
 # %% ../nbs/lib/00a_config.ipynb #a1c0de02
 def _show(value, limit:int=60) -> str:
@@ -266,18 +266,18 @@ def config_hash(cfg:ExperimentConfig, n:int=12) -> str:
     return hashlib.sha256(s.encode()).hexdigest()[:n]
 
 # %% ../nbs/lib/00a_config.ipynb #dd2d74ba
-def _checkout_root() -> Path:
+def checkout_root() -> Path:
     "The folder above the installed `pe_anchor` package (a source checkout's root)."
     return Path(importlib.util.find_spec('pe_anchor').origin).resolve().parent.parent
 
 def data_dir() -> Path:
     "The project's data folder: `$PE_ANCHOR_DATA`, else `data/` beside the package, else `./data`."
     if os.environ.get('PE_ANCHOR_DATA'): return Path(os.environ['PE_ANCHOR_DATA'])
-    here = _checkout_root() / 'data'
+    here = checkout_root() / 'data'
     return here if here.is_dir() else Path.cwd() / 'data'
 
 def reference_csv() -> Path:
     """The paper's reported numbers: `data/paper_reference.csv` beside the package (a source checkout), else in
     `data_dir()`."""
-    here = _checkout_root() / 'data' / 'paper_reference.csv'
+    here = checkout_root() / 'data' / 'paper_reference.csv'
     return here if here.exists() else data_dir() / 'paper_reference.csv'

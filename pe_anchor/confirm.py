@@ -9,24 +9,24 @@ from pathlib import Path
 import numpy as np, pandas as pd
 from scipy import stats
 from .core import PE_CONDITIONS, CONTROLS
-from .config import data_dir, _checkout_root
+from .config import data_dir, checkout_root
 from .robustness import severity_table
 from .claims import CLAIMS, layer_curves, min_unpermuted, max_abs_rpi, late_rpi, early_layer
 from .claims_table import claims_table
 from .measure import paper_reference
 
 # %% auto #0
-__all__ = ['PREREG_FILE', 'C4_PAIRS', 'C5_PAIRS', 'SUMMARY_VERDICTS', 'preregistration_path', 'preregistration', 'first_commit',
-           'departures', 'preregistration_record', 'paired', 'part_test', 'holm', 'claim_decision',
-           'damage_matched_setting', 'alpha_c6', 'deciding_parts', 'evaluate_part', 'decide', 'severity_counts',
-           'study_claims']
+__all__ = ['PREREG_FILE', 'READINGS', 'READING_WHY', 'C4_PAIRS', 'C5_PAIRS', 'SUMMARY_VERDICTS', 'WELCH', 'preregistration_path',
+           'preregistration', 'first_commit', 'departures', 'preregistration_record', 'reading', 'paired', 'part_test',
+           'holm', 'claim_decision', 'damage_matched_setting', 'alpha_c6', 'fs_at', 'deciding_parts', 'evaluate_part',
+           'decide', 'severity_counts', 'claim_decisions', 'reading_rows', 'study_claims']
 
 # %% ../nbs/lib/21a_confirm.ipynb #e1049899
 PREREG_FILE = 'preregistration-cpu.md'  # in the project's data folder
 
 def preregistration_path() -> Path:
     "The pre-registration document of the `cpu` confirmatory study (a source checkout's `data/`, else `data_dir()`)."
-    here = _checkout_root() / 'data' / PREREG_FILE
+    here = checkout_root() / 'data' / PREREG_FILE
     return here if here.exists() else data_dir() / PREREG_FILE
 
 def preregistration(path=None) -> dict:
@@ -60,6 +60,29 @@ def preregistration_record(path=None) -> dict:
     return dict(file=f'data/{p.name}', sha256=hashlib.sha256(p.read_bytes()).hexdigest(), commit=first_commit(p),
                 departures=departures(p.read_text(encoding='utf-8')))
 
+# %% ../nbs/lib/21a_confirm.ipynb #r37cd001
+READINGS = {'premise': ('fails', 'not shown'), 'alpha_floor': ('FS only', 'every quantity'),
+            'holm': ('deciding', 'testable')}  # phrase: (primary reading, other reading)
+READING_WHY = {
+    ('premise', 'fails'): "a premise fails only if its interval lies wholly outside its region (the document's own "
+                          "definition of 'does not hold')",
+    ('premise', 'not shown'): "a premise fails unless its interval lies wholly inside its region (not shown to hold: "
+                              "the exploratory convention)",
+    ('alpha_floor', 'FS only'): "the α floor guard covers the Fragility Score only (the document's 'as before': the "
+                                "exploratory rule, and its stated reason, FS near chance)",
+    ('alpha_floor', 'every quantity'): "the α floor guard covers every quantity of a (condition, α), ΔSSDC included "
+                                       "(the sentence read literally)",
+    ('holm', 'deciding'): "Holm's family is every deciding part of the claim (the document's words)",
+    ('holm', 'testable'): "Holm's family is the claim's testable deciding parts only",
+}
+
+def reading(**other) -> dict:
+    "The primary reading of every phrase (`READINGS`), with the phrases named in `other` read as given."
+    for k, v in other.items():
+        if k not in READINGS or v not in READINGS[k]:
+            raise ValueError(f"reading {k}={v!r}: choose among {', '.join(f'{a}={b}' for a, b in READINGS.items())}")
+    return {k: v[0] for k, v in READINGS.items()} | other
+
 # %% ../nbs/lib/21a_confirm.ipynb #db0f56bd
 def _one_sided(m:float, se:float, df:int, bound:float, greater:bool) -> float:
     "p-value of H0 'mean ≤ bound' (greater) or 'mean ≥ bound' against the other side."
@@ -91,10 +114,10 @@ def part_test(x:pd.Series, # per-seed values (or paired differences)
     return dict(ours=m, ci_low=m - h, ci_high=m + h, n_seeds=n, p_hold=p_hold, p_fail=p_fail, part_verdict=v)
 
 # %% ../nbs/lib/21a_confirm.ipynb #c2c57cb8
-def holm(p) -> np.ndarray:
-    "Holm-adjusted p-values (step-down, monotone), NaN kept."
+def holm(p, m:int|None=None) -> np.ndarray:
+    "Holm-adjusted p-values (step-down, monotone) over a family of `m` tests (default: the finite p), NaN kept."
     p = np.asarray(p, float); out = np.full(len(p), np.nan); ok = np.flatnonzero(np.isfinite(p))
-    order, k, run = ok[np.argsort(p[ok], kind='stable')], len(ok), 0.0
+    order, k, run = ok[np.argsort(p[ok], kind='stable')], max(m or 0, len(ok)), 0.0
     for i, j in enumerate(order):
         run = max(run, min(1.0, (k - i) * p[j])); out[j] = run
     return out
@@ -105,6 +128,7 @@ def claim_decision(parts:pd.DataFrame, level:float=0.025) -> str:
     if parts.part_verdict.isin(['not testable', 'not interpretable']).any():
         return 'not interpretable' if parts.part_verdict.eq('not interpretable').any() else 'not testable'
     return 'holds' if len(parts) and parts.part_verdict.eq('holds').all() else 'inconclusive'
+
 
 # %% ../nbs/lib/21a_confirm.ipynb #39d5d492
 def damage_matched_setting(selection:pd.DataFrame, # fragility rows of the selection half (final, with curves)
@@ -136,7 +160,7 @@ def alpha_c6(selection_sweep:pd.DataFrame, # α-sweep rows of the selection half
     return min(ok) if ok else None
 
 # %% ../nbs/lib/21a_confirm.ipynb #c6ef0c97
-def _at(frag_rep:pd.DataFrame, corruption:str, severity) -> tuple:
+def fs_at(frag_rep:pd.DataFrame, corruption:str, severity) -> tuple:
     "({condition: per-seed FS}, {condition: per-seed shifted accuracy}) at one setting of the report half."
     st = severity_table(frag_rep) if corruption not in ('jpeg', 'blur') else None
     if st is None:
@@ -184,6 +208,25 @@ def _c7_parts(prof, pr:dict, eps:float) -> list:
                       premise=('R = max_l SSDC_l − SSDC_0 > ε', rise)))
     return out
 
+# %% ../nbs/lib/21a_confirm.ipynb #r37cd003
+def _below_floor(sw:pd.DataFrame, alphas, chance:float) -> bool:
+    "Does any `ape` seed keep less than 2 × chance clean accuracy at any of `alphas` (the α floor guard)?"
+    return any(bool((_sweep(sw, 'ape', 'acc_clean', a) < 2 * chance).any()) for a in alphas if a is not None)
+
+def _c6_parts(sw:pd.DataFrame, pr:dict, chance:float, a6) -> list:
+    "C6: the ΔSSDC drop and ΔSSDC at α = 0.1 (premise ΔSSDC(α=1) > ε; the α floor guard by reading) and the FS rise."
+    e, eps, lo = pr['primary_estimator'], pr['epsilon'], pr['claims']['C6']['alpha_low']
+    d1, d0 = _sweep(sw, 'ape', 'delta_ssdc', 1.0, e), _sweep(sw, 'ape', 'delta_ssdc', lo, e)
+    kw = dict(premise=('ΔSSDC(α=1) > ε', d1), alpha_floor=_below_floor(sw, (1.0, lo), chance),
+              floor_note=f'an ape seed keeps less than 2 × chance clean accuracy at α = {lo:g} (the α floor guard)')
+    return [_p('C6', 'ape ΔSSDC drop', f'ΔSSDC(α=1) − ΔSSDC(α={lo:g}) under {e} RPI, paired', paired(d1, d0),
+               above=eps, **kw),
+            _p('C6', 'ape ΔSSDC at low α', f'ΔSSDC(α={lo:g}) under {e} RPI', d0, above=-eps, below=eps, **kw),
+            _p('C6', 'ape JPEG FS rise', f"JPEG FS(α={a6}) − JPEG FS(α=1), paired (α_C6 from the selection half)",
+               paired(_sweep(sw, 'ape', 'fs_jpeg', a6), _sweep(sw, 'ape', 'fs_jpeg', 1.0)), above=0,
+               floor=_below_floor(sw, (a6, 1.0), chance),
+               missing='' if a6 is not None else 'no α < 1 keeps 75 % of the clean accuracy in every ape seed')]
+
 # %% ../nbs/lib/21a_confirm.ipynb #8aed7946
 def deciding_parts(tables:dict, # the report half's tables ('ssdc_profiles', 'fragility', 'alpha_sweep') and the
                                 # selection half's ('fragility_selection', 'alpha_sweep_selection'; absent: the same)
@@ -204,53 +247,53 @@ def deciding_parts(tables:dict, # the report half's tables ('ssdc_profiles', 'fr
     out += [_p('C3', 'rpt under RPI', 'max over layers of |SSDC| under batch RPI', max_abs_rpi(prof, 'rpt', e),
                below=eps),
             _p('C3', 'rpt unpermuted', 'min over layers of SSDC, unpermuted', min_unpermuted(prof, 'rpt'), above=eps)]
-    fs, acc = _at(frag, 'jpeg-q', dm['severity']) if dm['severity'] else ({}, {})
+    fs, acc = fs_at(frag, 'jpeg-q', dm['severity']) if dm['severity'] else ({}, {})
     out += _fs_parts('C4', C4_PAIRS, fs, acc, 2 * chance, 'jpeg-q', dm['severity'])
     out += _fs_parts('C5', C5_PAIRS, fs, acc, 2 * chance, 'jpeg-q', dm['severity'])
-    d1, d0 = _sweep(sw, 'ape', 'delta_ssdc', 1.0, e), _sweep(sw, 'ape', 'delta_ssdc', 0.1, e)
-    pre = ('ΔSSDC(α=1) > ε', d1)
-    out += [_p('C6', 'ape ΔSSDC drop', 'ΔSSDC(α=1) − ΔSSDC(α=0.1) under batch RPI, paired', paired(d1, d0),
-               above=eps, premise=pre),
-            _p('C6', 'ape ΔSSDC at low α', 'ΔSSDC(α=0.1) under batch RPI', d0, above=-eps, below=eps, premise=pre),
-            _p('C6', 'ape JPEG FS rise', f"JPEG FS(α={a6}) − JPEG FS(α=1), paired (α_C6 from the selection half)",
-               paired(_sweep(sw, 'ape', 'fs_jpeg', a6), _sweep(sw, 'ape', 'fs_jpeg', 1.0)), above=0,
-               missing='' if a6 is not None else 'no α < 1 keeps 75 % of the clean accuracy in every ape seed')]
-    out += _c7_parts(prof, pr, eps)
+    out += _c6_parts(sw, pr, chance, a6) + _c7_parts(prof, pr, eps)
     return out, dict(jpeg_severity=dm['severity'], jpeg_note=dm['note'], alpha_c6=a6)
 
 # %% ../nbs/lib/21a_confirm.ipynb #ee4333d1
 def _threshold(above, below) -> str:
     return ' and '.join(f"{op} {v:g}" for op, v in (('>', above), ('<', below)) if v is not None)
 
-def evaluate_part(p:dict, eps:float) -> dict:
-    "A part's row: its test, then its premise and the floor guard applied."
-    r = part_test(p['values'], p['above'], p['below'])
-    note = p.get('missing', '')
+def _premise(p:dict, eps:float, how:str) -> tuple:
+    "(does the premise fail under reading `how`, a note on it): 'fails' needs its interval wholly ≤ ε."
+    pre = part_test(p['premise'][1], above=eps)
+    if not np.isfinite(pre['ci_low']) or pre['part_verdict'] == 'holds': return False, ''
+    text = f"{p['premise'][0]}: {pre['ours']:.3f} [{pre['ci_low']:.3f}, {pre['ci_high']:.3f}]"
+    if how == 'not shown' or pre['part_verdict'] == 'does not hold': return True, f"premise not met: {text}"
+    return False, f"premise not shown to hold, not failed either: {text}"
+
+def evaluate_part(p:dict, eps:float, rd:dict|None=None) -> dict:
+    "A part's row: its test, then its premise and the floor guards applied, under the reading `rd` (default primary)."
+    rd, r, note = rd or reading(), part_test(p['values'], p['above'], p['below']), p.get('missing', '')
+    if note: r |= dict(part_verdict='not testable', p_fail=np.nan)
     if p.get('premise') is not None:
-        pre = part_test(p['premise'][1], above=eps)
-        if pre['part_verdict'] != 'holds' and np.isfinite(pre['ci_low']):
-            r |= dict(part_verdict='not testable', p_fail=np.nan)
-            note = (f"premise not met: {p['premise'][0]}: {pre['ours']:.3f} [{pre['ci_low']:.3f}, "
-                    f"{pre['ci_high']:.3f}]")
-    if p['floor']:
+        fails, why = _premise(p, eps, rd['premise'])
+        note = '; '.join(x for x in (note, why) if x)
+        if fails: r |= dict(part_verdict='not testable', p_fail=np.nan)
+    if p['floor'] or (p.get('alpha_floor') and rd['alpha_floor'] == 'every quantity'):
         r |= dict(part_verdict='not interpretable', p_fail=np.nan)
-        note = 'a compared run keeps less than 2 × chance accuracy here (the floor guard)'
-    if note and r['part_verdict'] not in ('not testable', 'not interpretable'): r |= dict(part_verdict='not testable')
+        note = p.get('floor_note') or 'a compared run keeps less than 2 × chance accuracy here (the floor guard)'
     paired_ = 'paired' in p['statistic']
     return dict(claim=p['claim'], part=p['part'], statistic=p['statistic'],
                 threshold=_threshold(p['above'], p['below']),
                 ci_method='paired t 95%' if paired_ else 't 95%', corruption=p.get('corruption', ''),
                 severity=p.get('severity', ''), note=note, **r)
 
-def decide(parts:list, eps:float, role:str='deciding') -> pd.DataFrame:
-    "Rows of the parts with Holm-adjusted p_fail within each claim, and one primary row per claim."
-    rows = pd.DataFrame([evaluate_part(p, eps) for p in parts]).assign(role=role)
+def decide(parts:list, eps:float, role:str='deciding', rd:dict|None=None, label:str='') -> pd.DataFrame:
+    "Rows of the parts with Holm-adjusted p_fail within each claim, and one verdict row per claim (`label`led)."
+    rd = rd or reading()
+    rows = pd.DataFrame([evaluate_part(p, eps, rd) for p in parts]).assign(role=role)
     rows['p_fail_holm'] = np.nan
-    for c, g in rows.groupby('claim', sort=False): rows.loc[g.index, 'p_fail_holm'] = holm(g.p_fail)
+    for c, g in rows.groupby('claim', sort=False):
+        rows.loc[g.index, 'p_fail_holm'] = holm(g.p_fail, len(g) if rd['holm'] == 'deciding' else None)
     heads = []
     for c, g in rows.groupby('claim', sort=False):
         v, k = claim_decision(g), int(g.part_verdict.eq('holds').sum())
-        heads.append(dict(claim=c, part='primary verdict', role='primary' if role == 'deciding' else role + ' verdict',
+        heads.append(dict(claim=c, part='primary verdict' if role == 'deciding' else f'verdict{label}',
+                          role='primary' if role == 'deciding' else role + ' verdict',
                           statistic='the claim, from its deciding parts (Holm within the claim)', part_verdict=v,
                           n_seeds=int(g.n_seeds.max()) if len(g) else 0, p_fail_holm=g.p_fail_holm.min(),
                           note=f"{k} of {len(g)} deciding parts hold; smallest Holm-adjusted p_fail "
@@ -268,7 +311,7 @@ def severity_counts(frag_rep:pd.DataFrame, eps:float, chance:float) -> pd.DataFr
         for claim, pairs in claims:
             got = []
             for sev in dict.fromkeys(d.severity.astype(str)):
-                fs, acc = _at(frag_rep, corr, sev)
+                fs, acc = fs_at(frag_rep, corr, sev)
                 got.append((sev, claim_decision(decide(_fs_parts(claim, pairs, fs, acc, 2 * chance, corr, sev),
                                                        eps).query("role == 'deciding'"))))
             n = {v: [s for s, x in got if x == v] for v in SUMMARY_VERDICTS}
@@ -280,31 +323,65 @@ def severity_counts(frag_rep:pd.DataFrame, eps:float, chance:float) -> pd.DataFr
     return pd.DataFrame(rows)
 
 # %% ../nbs/lib/21a_confirm.ipynb #fdc44786
+def claim_decisions(tables:dict, pr:dict, chance:float, rd:dict|None=None, estimator:str|None=None) -> pd.DataFrame:
+    "Each claim's primary row under the reading `rd` and the RPI `estimator` (default: the block's primary)."
+    pr = pr | dict(primary_estimator=estimator or pr['primary_estimator'])
+    t = decide(deciding_parts(tables, pr, chance)[0], pr['epsilon'], rd=rd)
+    return t[t.role == 'primary'].set_index('claim')
+
+def reading_rows(tables:dict, pr:dict, chance:float) -> pd.DataFrame:
+    "Per claim and phrase of `READINGS`: the verdict with that phrase read the other way (role 'reading')."
+    base, rows = claim_decisions(tables, pr, chance).part_verdict, []
+    for k, (prim, other) in READINGS.items():
+        for c, r in claim_decisions(tables, pr, chance, reading(**{k: other})).iterrows():
+            same = 'same as' if r.part_verdict == base[c] else 'differs from'
+            rows.append(dict(claim=c, part=f'reading: {k} = {other}', role='reading', statistic=READING_WHY[(k, other)],
+                             part_verdict=r.part_verdict, p_fail_holm=r.p_fail_holm,
+                             note=f"{same} the primary verdict ({base[c]}); {r.note}"))
+    return pd.DataFrame(rows)
+
+# %% ../nbs/lib/21a_confirm.ipynb #r37cd004
+def _secondary(tables:dict, pr:dict, chance:float) -> list:
+    "C5 on blur at its damage-matched setting, and C4/C5 at the paper's nominal settings: paired, role 'secondary'."
+    frag, eps, out = tables['fragility'], pr['epsilon'], []
+    blur = damage_matched_setting(tables.get('fragility_selection', frag), 'blur-ks',
+                                  pr['damage_matched']['blur_target_fs'])
+    blur_pairs = [(q, r, p.replace('(JPEG)', '(blur)')) for q, r, p in C5_PAIRS]
+    nominal = lambda pairs, k: [(q, r, f"{p.split(' (')[0]} ({k} nominal)") for q, r, p in pairs]
+    for claim, pairs, corr, sev in [('C5', blur_pairs, 'blur-ks', blur['severity']),
+                                    ('C4', nominal(C4_PAIRS, 'JPEG'), 'jpeg', 'paper'),
+                                    ('C5', nominal(C5_PAIRS, 'JPEG'), 'jpeg', 'paper'),
+                                    ('C5', nominal(C5_PAIRS, 'blur'), 'blur', 'paper')]:
+        fs, acc = fs_at(frag, corr, sev) if sev else ({}, {})
+        if fs: out.append(decide(_fs_parts(claim, pairs, fs, acc, 2 * chance, corr, sev), eps, 'secondary',
+                                 label=f' at {corr} {sev}'))
+    return out
+
+WELCH = 'Welch t 95%'  # the exploratory table's unpaired interval: not computed for the confirmatory study
+
 def study_claims(tables:dict, # the study's tables by name (`load_tables`)
                  study=None, # its `StudyConfig` (for the chance level and whether it is the registered study)
                  reference:pd.DataFrame|None=None, # the paper's numbers
                  pr:dict|None=None, # the pre-registration block (default: `preregistration()`)
                 ) -> pd.DataFrame:
-    "The claims table, then the primary verdicts per claim and what they rest on."
+    """The claims table without its unpaired (Welch) parts, then the primary verdicts per claim, what they rest on, the
+    verdicts under the other readings and the secondary parts; `verdict_<estimator>`: the primary rule's verdict."""
     pr, ref = pr or preregistration(), reference if reference is not None else paper_reference()
     t = claims_table(tables, ref)
     if 'ssdc_profiles' not in tables or 'fragility' not in tables: return t
+    t = t[(t.ci_method != WELCH) & (t.role != 'severity summary')].drop(columns='verdict_at_severity')
     chance = 1 / study.config('none', study.seeds[0]).model.num_classes if study else 0.1
     parts, choices = deciding_parts(tables, pr, chance)
-    rows = [decide(parts, pr['epsilon'])]
-    blur = damage_matched_setting(tables.get('fragility_selection', tables['fragility']), 'blur-ks',
-                                  pr['damage_matched']['blur_target_fs'])
-    if blur['severity']:
-        fs, acc = _at(tables['fragility'], 'blur-ks', blur['severity'])
-        pairs = [(q, r, p.replace('(JPEG)', '(blur)')) for q, r, p in C5_PAIRS]
-        rows.append(decide(_fs_parts('C5', pairs, fs, acc, 2 * chance, 'blur-ks', blur['severity']), pr['epsilon'],
-                           'secondary'))
-    rows.append(severity_counts(tables['fragility'], pr['epsilon'], chance))
+    rows = [decide(parts, pr['epsilon']), reading_rows(tables, pr, chance), *_secondary(tables, pr, chance),
+            severity_counts(tables['fragility'], pr['epsilon'], chance)]
     new = pd.concat(rows, ignore_index=True).assign(estimator=pr['primary_estimator'])
     new['claim_text'] = new.claim.map(CLAIMS)
     registered = bool(study and study.preset == pr['preset'] and list(study.seeds) == pr['seeds'])
     note = f"choices on the selection half: JPEG {choices['jpeg_note']}; α_C6 = {choices['alpha_c6']}"
     new.loc[new.role == 'primary', 'note'] = new.loc[new.role == 'primary', 'note'] + '; ' + note
-    for col in [c for c in t.columns if c.startswith('verdict_') and c != 'verdict_at_severity']:
-        new[col] = new.claim.map(t.drop_duplicates('claim').set_index('claim')[col])  # claim-level columns
-    return pd.concat([t, new], ignore_index=True).assign(preregistered=registered)
+    out = pd.concat([t, new], ignore_index=True)
+    for e in (pr['primary_estimator'], *pr['secondary_estimators']):  # claim-level columns
+        out[f'verdict_{e}'] = out.claim.map(claim_decisions(tables, pr, chance, estimator=e).part_verdict)
+    rank = {c: i for i, c in enumerate(CLAIMS)}  # the claims in the paper's order, each claim's rows as made
+    out = out.iloc[np.argsort(out.claim.map(rank).to_numpy(), kind='stable')].reset_index(drop=True)
+    return out.assign(preregistered=registered)

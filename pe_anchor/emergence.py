@@ -15,8 +15,8 @@ from .study import StudyConfig, select_runs, run_tables, in_key_order
 from .interventions import MAX_FIGURE_WIDTH, SD_NOTE, figure_title, in_condition_order, model_profiles
 
 # %% auto #0
-__all__ = ['EMERGENCE_COLUMNS', 'epoch_models', 'run_emergence', 'emergence_per_run', 'emergence_combine', 'emergence_table',
-           'emergence_summary', 'plot_emergence']
+__all__ = ['EMERGENCE_COLUMNS', 'LAYER_DASHES', 'LAYER_SYMBOLS', 'epoch_models', 'run_emergence', 'emergence_per_run',
+           'emergence_combine', 'emergence_table', 'emergence_summary', 'plot_emergence']
 
 # %% ../nbs/lib/19_emergence.ipynb #5af26d4c
 EMERGENCE_COLUMNS = ['condition', 'seed', 'epoch', 'layer', 'permuted', 'ssdc', 'perm_sd', 'n_perms', 'n_images',
@@ -77,6 +77,17 @@ def emergence_summary(em:pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(dict(ssdc_mean=g.ssdc.mean(), ssdc_sd_sample=g.ssdc.std(ddof=1),
                              n_seeds=g.size())).reset_index()
 
+LAYER_DASHES = ('solid', 'dash', 'dot', 'dashdot', 'longdash', 'longdashdot')  # layers apart in greyscale print
+LAYER_SYMBOLS = ('circle', 'square', 'diamond', 'triangle-up', 'x', 'star')
+
+def _emergence_band(fig, d:pd.DataFrame, color:str, row:int, col:int):
+    "A faint band of mean ± sample SD over seeds (no markers, no legend entry) behind one layer's curve."
+    sd = np.nan_to_num(d.ssdc_sd_sample.to_numpy(float))
+    x, hi, lo = d.epoch.to_numpy(float), d.ssdc_mean.to_numpy(float) + sd, d.ssdc_mean.to_numpy(float) - sd
+    fig.add_trace(go.Scatter(x=np.r_[x, x[::-1]], y=np.r_[hi, lo[::-1]], fill='toself', mode='lines',
+                             line=dict(width=0), fillcolor=color.replace('rgb(', 'rgba(').replace(')', ', 0.15)'),
+                             name='mean ± 1 sample SD', hoverinfo='skip', showlegend=False), row, col)
+
 def plot_emergence(em:pd.DataFrame, permuted=('none', *RPI_ESTIMATORS)) -> go.Figure:
     """SSDC per layer vs training epoch: one column per condition, unpermuted and under RPI (mean ± sample SD over
     seeds)."""
@@ -86,18 +97,18 @@ def plot_emergence(em:pd.DataFrame, permuted=('none', *RPI_ESTIMATORS)) -> go.Fi
     fig = make_subplots(len(permuted), len(conds), shared_xaxes=True, shared_yaxes=True,
                         column_titles=[PAPER_LABELS.get(c, c) for c in conds],
                         row_titles=[names.get(p, p) for p in permuted], horizontal_spacing=0.02, vertical_spacing=0.08)
-    colors = sample_colorscale('Viridis', [l / max(depth - 1, 1) for l in range(depth)])
+    colors = sample_colorscale('Viridis', [0.75 * l / max(depth - 1, 1) for l in range(depth)])  # no yellow on white
     for i, p in enumerate(permuted, 1):
         for j, c in enumerate(conds, 1):
             for l in range(depth):
                 d = s[(s.condition == c) & (s.permuted == p) & (s.layer == l)].sort_values('epoch')
+                _emergence_band(fig, d, colors[l], i, j)
                 fig.add_trace(go.Scatter(x=d.epoch, y=d.ssdc_mean, mode='lines+markers', name=f'layer {l}',
                                          legendgroup=f'layer {l}', showlegend=(i, j) == (1, 1),
-                                         line=dict(color=colors[l], width=2), marker=dict(size=5),
-                                         error_y=dict(array=np.nan_to_num(d.ssdc_sd_sample.to_numpy(float)),
-                                                      thickness=1)), i, j)
+                                         line=dict(color=colors[l], width=2, dash=LAYER_DASHES[l % len(LAYER_DASHES)]),
+                                         marker=dict(size=5, symbol=LAYER_SYMBOLS[l % len(LAYER_SYMBOLS)])), i, j)
     fig.update_xaxes(title_text='epoch', row=len(permuted)); fig.update_yaxes(title_text='SSDC', col=1)
-    note = SD_NOTE + ' (bars); epoch 0 = initialisation; one row per RPI estimator'
+    note = SD_NOTE + ' (bands); epoch 0 = initialisation; one row per RPI estimator'
     return fig.update_layout(title=figure_title('Emergence during training: SSDC per layer after each epoch', note),
                              template='plotly_white', height=260 * len(permuted) + 140, margin=dict(t=90),
                              width=min(MAX_FIGURE_WIDTH, max(760, 230 * len(conds))))

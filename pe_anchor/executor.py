@@ -6,6 +6,7 @@
 from __future__ import annotations
 import multiprocessing as mp, os, sys, time
 from concurrent.futures import ProcessPoolExecutor, FIRST_COMPLETED, wait as wait_futures
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, fields, asdict
 from pathlib import Path
 import torch
@@ -13,12 +14,13 @@ from tqdm.std import tqdm
 from .core import EXECUTORS, check_choice
 from .config import parse_int, parse_text, config_to_dict, config_from_dict
 from .machine import usable_cores, use_threads
+from .files import check_folder_choice
 from .cache import run_dir, default_cache_root, RunBusy, Run, LOCK_TIMEOUT, check_run_path
 from .training import train_run, check_registries
 
 # %% auto #0
-__all__ = ['ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'submitit_options', 'run_tasks', 'train_task',
-           'train_all', 'map_runs']
+__all__ = ['ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'task_name', 'submitit_options', 'run_tasks',
+           'train_task', 'train_all', 'map_runs']
 
 # %% ../nbs/lib/13_executor.ipynb #17fc7af8
 @dataclass(frozen=True)
@@ -91,6 +93,12 @@ def _run_inline(fn, tasks, bar):
     for t in tasks: out.append(fn(*t)); bar.update()
     return out
 
+def task_name(fn, t:tuple) -> str:
+    "One task in words: the function and its arguments, each short (a function or a path by its name)."
+    short = lambda a: (getattr(a, '__name__', None) or (Path(a).name if isinstance(a, str) and '/' in a else None)
+                       or repr(a)[:40])
+    return f"{fn.__name__}({', '.join(short(a) for a in t)})"[:300]
+
 def _run_pool(fn, tasks, n, bar):
     "The tasks on `n` local worker processes (forked; spawned, one GPU each, when CUDA is in use)."
     gpus = torch.cuda.is_available() and torch.cuda.device_count() > 0
@@ -99,12 +107,18 @@ def _run_pool(fn, tasks, n, bar):
     if gpus:
         devices = ctx.Queue()
         for i in range(torch.cuda.device_count()): devices.put(i)
-    out = [None] * len(tasks)
+    out, done = [None] * len(tasks), set()
     with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(devices,)) as pool:
         futures = {pool.submit(fn, *t): i for i, t in enumerate(tasks)}
         try:
             for f in _completed(futures):
-                out[futures[f]] = f.result(); bar.update()
+                out[futures[f]] = f.result(); done.add(futures[f]); bar.update()
+        except BrokenProcessPool:
+            left = [i for i in range(len(tasks)) if i not in done]
+            raise RuntimeError(f"A worker process died (killed, or out of memory) during "
+                               f"{task_name(fn, tasks[left[0]])} or another of the {len(left)} unfinished tasks; "
+                               f"the {len(done)} finished are kept: "
+                               "run the same command again to resume") from None
         except BaseException:
             for f in futures: f.cancel()
             raise
@@ -197,7 +211,8 @@ def train_all(configs:list, # `ExperimentConfig`s of the runs
               lock_timeout:float=LOCK_TIMEOUT, # waiting for a run another process trains
              ) -> tuple:
     "Train every missing run of `configs`; return (the finished `Run`s in order, one status row per run)."
-    ex, root = make_executor(executor), Path(cache_root or default_cache_root()).resolve()
+    ex = make_executor(executor)
+    root = check_folder_choice(cache_root or default_cache_root(), 'Run cache', '--cache-root')
     for c in configs: check_registries(c); check_run_path(run_dir(c, root))
     todo = [c for c in configs if not (run_dir(c, root) / 'done.json').exists()]
     tasks = [(config_to_dict(c), str(root), device, ex.kind) for c in todo]

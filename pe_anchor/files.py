@@ -4,15 +4,17 @@
 
 # %% ../nbs/lib/01_files.ipynb #83e96490
 from __future__ import annotations
-import errno, fcntl, json, os, re, socket, tempfile, time
+import errno, fcntl, hashlib, json, os, re, socket, stat, sys, tempfile, time, uuid
 from contextlib import contextmanager
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['TEMP_NAME', 'PROJECT', 'OUT_MARKER', 'OUT_LOCK', 'OUT_FORMAT', 'fsync_dir', 'atomic_write', 'remove_stale_temps',
-           'save_json', 'load_json', 'save_table', 'check_inside', 'repo_root', 'protected_folders',
-           'check_folder_choice', 'read_marker', 'out_dir_state', 'check_out_dir', 'claim_out_dir', 'OutDirBusy',
-           'holder_stamp', 'open_lock', 'read_holder', 'out_dir_lock']
+__all__ = ['TEMP_NAME', 'MAX_JSON', 'PROJECT', 'OUT_MARKER', 'OUT_LOCK', 'OUT_FORMAT', 'PE_NAMES', 'fsync_dir', 'atomic_write',
+           'remove_stale_temps', 'read_regular', 'save_json', 'load_json', 'save_table', 'check_inside', 'repo_root',
+           'home_folders', 'protected_folders', 'check_folder_choice', 'folder_identity', 'marker_body', 'manifest_id',
+           'read_marker', 'out_dir_state', 'sha256_of', 'recorded_files', 'adoption_risks', 'adoption_fingerprint',
+           'move_into', 'AdoptionRefused', 'check_out_dir', 'claim_out_dir', 'OutDirBusy', 'holder_stamp', 'open_lock',
+           'read_holder', 'out_dir_lock']
 
 # %% ../nbs/lib/01_files.ipynb #95994a9c
 def fsync_dir(folder):
@@ -37,8 +39,11 @@ def atomic_write(path, # final file path
         umask = os.umask(0); os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual permissions
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True); raise
+    except BaseException as e:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError) and e.errno == errno.ENOSPC:  # name the file: `[Errno 28]` alone names nothing
+            raise OSError(errno.ENOSPC, f"No space left on device while writing {path}") from None
+        raise
     fsync_dir(path.parent)
 
 # %% ../nbs/lib/01_files.ipynb #149bff7e
@@ -52,6 +57,25 @@ def remove_stale_temps(folder) -> list:
     return sorted(p.name for p in found)
 
 # %% ../nbs/lib/01_files.ipynb #650ccd08
+MAX_JSON = 64 * 2**20  # bytes: no manifest, record or marker of the project is near this
+
+def read_regular(path, # a file
+                 what:str='file', # what it is, for the message
+                 limit:int|None=None, # the most bytes it may hold (None: any)
+                ) -> bytes:
+    "The bytes of `path` if it is a regular file (never a link) of at most `limit` bytes; else a ValueError."
+    try: fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as e:
+        if e.errno != errno.ELOOP: raise
+        raise ValueError(f"{what} {path} is a symbolic link; refusing to follow it") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode): raise ValueError(f"{what} {path} is not a regular file; refusing to read it")
+        if limit is not None and st.st_size > limit:
+            raise ValueError(f"{what} {path} holds {st.st_size} bytes, more than {limit}; refusing to read it")
+        with os.fdopen(os.dup(fd), 'rb') as f: return f.read()
+    finally: os.close(fd)
+
 def save_json(obj, path):
     "Write `obj` as JSON to `path` atomically."
     with atomic_write(path, 'w') as f: json.dump(obj, f, indent=2, sort_keys=True)
@@ -60,10 +84,12 @@ def load_json(path,
               what:str='file', # what the file is, for the message
               kind:type|None=None, # the type the JSON value must have, e.g. `dict` (None: any)
              ):
-    "Read JSON from `path`, or raise a `ValueError` naming the file when it is not valid JSON (or not a `kind`)."
-    try: obj = json.loads(Path(path).read_text())
+    """Read JSON from `path` (a regular file of at most `MAX_JSON` bytes, not a link), or raise a `ValueError` naming
+    the file when it is not valid JSON, nested too deep to read, or not a `kind`."""
+    try: obj = json.loads(read_regular(path, what, MAX_JSON).decode())
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ValueError(f"{what} {path} is not valid JSON ({e}); delete or restore it") from e
+    except RecursionError: raise ValueError(f"{what} {path} is nested too deep to be a file of pe_anchor") from None
     if kind is not None and not isinstance(obj, kind):
         want = 'a JSON object' if kind is dict else f'a JSON {kind.__name__}'
         raise ValueError(f"{what} {path} is not {want} (it holds a {type(obj).__name__}); delete or restore it")
@@ -90,7 +116,7 @@ def check_inside(path, # a path, absolute or relative to `root`
 PROJECT = 'pe_anchor'
 OUT_MARKER = '.pe_anchor-out.json'  # written first into every output folder the project creates or adopts
 OUT_LOCK = '.pe_anchor-out.lock'    # held by the reproduction writing into the folder
-OUT_FORMAT = 1  # the marker's format version
+OUT_FORMAT = 2  # the marker's format version (2: it names its folder's identity and an id its manifest keeps)
 
 def repo_root() -> Path|None:
     "The source checkout the package runs from (the folder holding `settings.ini` above it), or None."
@@ -98,37 +124,70 @@ def repo_root() -> Path|None:
     here = Path(pe_anchor.__file__).resolve().parent.parent
     return here if (here / 'settings.ini').is_file() else None
 
+def home_folders() -> list:
+    "The home folder: `$HOME` where it is an absolute path, and the user's own from the password database (`pwd`)."
+    found = [Path(os.environ['HOME']).resolve()] if os.path.isabs(os.environ.get('HOME', '')) else []
+    try:
+        import pwd
+        found.append(Path(pwd.getpwuid(os.getuid()).pw_dir).resolve())
+    except (ImportError, KeyError): pass
+    return found
+
 def protected_folders() -> dict:
-    "{folder: why} of the folders no output or cache may be: `/`, the home folder, the repository and its parents."
-    found = {Path('/').resolve(): 'the filesystem root', Path.home().resolve(): 'the home folder'}
-    repo = repo_root()
-    if repo is not None:
-        found.setdefault(repo, 'the root of the pe_anchor repository')
-        for p in repo.parents: found.setdefault(p, f'a folder above the pe_anchor repository {repo}')
+    "{folder: why} of the folders no output, cache or part may be: `/`, the home folder, the repository, their parents."
+    found = {Path('/').resolve(): 'the filesystem root'}
+    for top, what in [(h, 'the home folder') for h in home_folders()] + [
+            (repo_root(), 'the root of the pe_anchor repository')]:
+        if top is None: continue
+        found.setdefault(top, what)
+        for p in top.parents: found.setdefault(p, f'a folder above {what} {top}')
     return found
 
 def check_folder_choice(path, # a folder the user named
                         what:str='Output folder', # what it is, for the message
                         flag:str='--out-dir', # how the user chooses another one
                        ) -> Path:
-    "`path` resolved, unless it is one of `protected_folders()` or an existing file."
+    "`path` resolved, unless its name is not UTF-8, or it is one of `protected_folders()` or an existing file."
     real = Path(path).expanduser().resolve()
+    try: str(real).encode('utf-8')
+    except UnicodeEncodeError:
+        raise ValueError(f"{what} {ascii(str(path))} has a name that is not UTF-8; choose a folder named in UTF-8 "
+                         f"({flag})") from None
     why = protected_folders().get(real)
     if why: raise ValueError(f"{what} {path} is {why}; refusing to write there: choose a folder of its own ({flag})")
     if real.exists() and not real.is_dir(): raise ValueError(f"{what} {path} exists and is not a folder")
     return real
 
 # %% ../nbs/lib/01_files.ipynb #ce6e9efb
-def read_marker(folder) -> dict|None:
-    "The ownership marker of `folder` if it is a valid one of this project (not a link), else None."
-    p = Path(folder) / OUT_MARKER
-    if p.is_symlink() or not p.is_file(): return None
-    try: m = json.loads(p.read_text())
+def folder_identity(folder) -> str:
+    """Where `folder` is, in a form a git clone keeps: 'git:<its path inside the checkout holding it>', else its
+    absolute path. A marker copied into another folder, or a folder copied elsewhere, names another place; a committed
+    study cloned to another machine names the same one."""
+    p = Path(folder).resolve()
+    top = next((up for up in (p, *p.parents) if (up / '.git').exists()), None)
+    return f'git:{p.relative_to(top).as_posix()}' if top else str(p)
+
+def marker_body(folder) -> dict|None:
+    "The marker file of `folder` if it is one of this project (not a link), whichever folder it names; else None."
+    try: m = load_json(Path(folder) / OUT_MARKER, 'marker', kind=dict)
     except (OSError, ValueError): return None
-    return m if isinstance(m, dict) and m.get('project') == PROJECT and m.get('format') == OUT_FORMAT else None
+    return m if m.get('project') == PROJECT and m.get('format') == OUT_FORMAT else None
+
+def manifest_id(folder) -> str|None:
+    "The folder id the manifest of `folder` keeps (None without a manifest; '' if it keeps none or cannot be read)."
+    p = Path(folder) / 'manifest.json'
+    if not p.exists() and not p.is_symlink(): return None
+    try: return str(load_json(p, 'manifest', kind=dict).get('out_id', ''))
+    except (OSError, ValueError): return ''
+
+def read_marker(folder) -> dict|None:
+    "The marker of `folder` if it is this project's, names this very folder, and its id is the one the manifest keeps."
+    m = marker_body(folder)
+    if m is None or m.get('folder') != folder_identity(folder): return None
+    return m if manifest_id(folder) in (None, m.get('id')) else None
 
 def out_dir_state(folder) -> str:
-    "'missing', 'empty', 'owned' (it holds this project's marker) or 'foreign' (anything else)."
+    "'missing', 'empty', 'owned' (it holds this project's marker, made for it) or 'foreign' (anything else)."
     folder = Path(folder)
     if not folder.exists(): return 'missing'
     if read_marker(folder) is not None: return 'owned'
@@ -139,34 +198,126 @@ def out_dir_state(folder) -> str:
 def _write_marker(folder:Path):
     "Create the marker complete or not at all (a hard link of a finished temporary; never over an existing file)."
     from pe_anchor.config import package_version
-    body = json.dumps(dict(project=PROJECT, format=OUT_FORMAT, version=package_version(),
-                           created=time.strftime('%Y-%m-%d %H:%M:%S')), indent=2)
+    body = json.dumps(dict(project=PROJECT, format=OUT_FORMAT, id=uuid.uuid4().hex, folder=folder_identity(folder),
+                           version=package_version(), created=time.strftime('%Y-%m-%d %H:%M:%S')), indent=2)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f'.{OUT_MARKER}.', suffix='.tmp')
     try:
         with os.fdopen(fd, 'w') as f: f.write(body); f.flush(); os.fsync(f.fileno())
-        os.link(tmp, folder / OUT_MARKER)
+        old, p = marker_body(folder), folder / OUT_MARKER
+        if (p.exists() or p.is_symlink()) and (old or {}).get('folder') != folder_identity(folder):
+            os.replace(tmp, p)  # a copied marker, or a file of that name the user let an adoption replace
+        else: os.link(tmp, p)
     except FileExistsError: pass  # a concurrent claim wrote it first
-    finally: os.unlink(tmp)
+    finally: Path(tmp).unlink(missing_ok=True)
+
+def _tie_manifest(folder:Path):
+    "Keep the marker's id in the manifest (created if missing), so a marker copied elsewhere is never taken as ours."
+    p, mid = folder / 'manifest.json', marker_body(folder)['id']
+    m = load_json(p, 'manifest', kind=dict) if p.exists() else {}
+    if m.get('out_id') != mid: save_json(m | dict(out_id=mid), p)
+
+# %% ../nbs/lib/01_files.ipynb #f76256a8
+# what pe_anchor writes at the top of an output folder: files, and folders it fills
+PE_NAMES = ('manifest.json', 'steps.csv', 'claims.csv', 'report.html', OUT_MARKER, 'tables', 'results', 'notebooks',
+            'figures', 'logs', 'weights')
+
+def sha256_of(data:bytes) -> str: return hashlib.sha256(data).hexdigest()
+
+def recorded_files(folder) -> dict:
+    "{relative path: SHA-256} of the files the manifest of `folder` records: units' tables, a part's results, weights."
+    m, out = (load_json(Path(folder) / 'manifest.json', 'manifest', kind=dict)
+              if (Path(folder) / 'manifest.json').exists() else {}), {}
+    for u in (m.get('units') if isinstance(m.get('units'), dict) else {}).values():
+        if isinstance(u, dict) and isinstance(u.get('sha256'), dict): out |= u['sha256']
+    part = m.get('part') if isinstance(m.get('part'), dict) else {}
+    for r in (part.get('results') if isinstance(part.get('results'), dict) else {}).values():
+        if not isinstance(r, dict) or not isinstance(r.get('files'), dict): continue
+        base = f"results/{r.get('analysis')}/{r.get('run')}"
+        out |= {f'{base}/{f}': h for f, h in r['files'].items()}
+        out[f'{base}/record.json'] = sha256_of(json.dumps(r, indent=2, sort_keys=True).encode())  # `save_json`'s bytes
+    for r in (part.get('runs') if isinstance(part.get('runs'), list) else []):  # a part's final weights
+        w = r.get('weights') if isinstance(r, dict) else None
+        if isinstance(w, dict):
+            out |= {w.get('file'): w.get('weights_sha256'), w.get('config_file'): w.get('config_sha256')}
+    return out
+
+def _files_under(folder:Path, names) -> list:
+    "Every file (links as files) under `folder`'s entries `names`, relative to `folder`, links never followed."
+    found = []
+    for n in names:
+        p = folder / n
+        if p.is_dir() and not p.is_symlink():
+            found += [(Path(d) / f).relative_to(folder).as_posix() for d, dirs, fs in os.walk(p) for f in dirs + fs
+                      if not (Path(d) / f).is_dir() or (Path(d) / f).is_symlink()]
+        elif p.exists() or p.is_symlink(): found.append(n)
+    return sorted(found)
+
+def adoption_risks(folder) -> list:
+    "What adopting `folder` could replace or delete that pe_anchor did not write (recorded by its own manifest)."
+    folder, m = Path(folder), marker_body(folder)
+    tied = m is not None and manifest_id(folder) == m.get('id')  # a copy of a folder of ours: its manifest is ours
+    ours = recorded_files(folder) if tied else {}
+    def risky(rel):
+        if rel in (OUT_MARKER, 'manifest.json'): return not (tied if rel == 'manifest.json' else m is not None)
+        p = folder / rel
+        return p.is_symlink() or not p.is_file() or ours.get(rel) != sha256_of(p.read_bytes())
+    return [rel for rel in _files_under(folder, PE_NAMES) if risky(rel)]
+
+def adoption_fingerprint(risks:list) -> str:
+    "The fingerprint of a list of files shown to the user (`--adopt-out-dir=FINGERPRINT` confirms that list)."
+    return sha256_of('\n'.join(risks).encode())[:12]
+
+# %% ../nbs/lib/01_files.ipynb #d1bfc25d
+def move_into(stage:Path, # a finished staging folder of files
+              final:Path, # where they go (created if missing)
+              ours:dict, # {name: SHA-256} of the files in `final` pe_anchor wrote (`recorded_files`)
+             ) -> list:
+    """Move every file of `stage` into `final`, and delete the files of `final` that `ours` records (same SHA-256) and
+    `stage` no longer has; any other file is left in place and named in one line. Returns the names left."""
+    stage, final = Path(stage), Path(final)
+    if final.is_symlink() or (final.exists() and not final.is_dir()):
+        raise ValueError(f"{final} is not a folder (a link, or a file); refusing to write into it")
+    if not final.exists(): stage.rename(final); return []
+    new, left = {p.name for p in stage.iterdir()}, []
+    for p in sorted(final.iterdir()):
+        if p.name in new: continue
+        if p.is_file() and not p.is_symlink() and ours.get(p.name) == sha256_of(p.read_bytes()): p.unlink()
+        else: left.append(p.name)
+    for n in sorted(new): os.replace(stage / n, final / n)
+    stage.rmdir(); fsync_dir(final)
+    if left: print(f"pe_anchor: left in place in {final}, not written by pe_anchor: {', '.join(left)}", file=sys.stderr)
+    return left
 
 # %% ../nbs/lib/01_files.ipynb #8b8b9604
+class AdoptionRefused(ValueError):
+    "An adoption that would replace files pe_anchor did not write: the message lists them all (read it whole)."
+    whole = True
+
 def check_out_dir(path, # the output folder the user named
-                  adopt:bool=False, # accept a non-empty folder without the marker (the user hands it over)
+                  adopt:bool|str=False, # hand over a non-empty folder pe_anchor did not make: True, or the
+                                        # fingerprint of the files it may then replace (`adoption_fingerprint`)
                  ) -> Path:
     "The resolved output folder if a reproduction may write there (new, empty, marked or adopted); writes nothing."
     real = check_folder_choice(path)
-    if out_dir_state(real) == 'foreign' and not adopt:
+    if out_dir_state(real) != 'foreign': return real
+    if not adopt:
         raise ValueError(
-            f"Output folder {path} is not empty and was not made by pe_anchor (no {OUT_MARKER} marker); refusing to "
-            "write there. Choose another --out-dir (a new or empty folder), or pass --adopt-out-dir "
-            "(adopt_out_dir=True) to hand this one to pe_anchor: it then writes manifest.json, steps.csv, claims.csv, "
-            "report.html, tables/, notebooks/ and figures/ there, replacing files of those names")
+            f"Output folder {path} is not empty and was not made by pe_anchor (no {OUT_MARKER} marker made for it); "
+            "refusing to write there. Choose another --out-dir (a new or empty folder), or pass --adopt-out-dir "
+            "(adopt_out_dir=True) to hand this one to pe_anchor: it first lists every file there it might replace")
+    risks = adoption_risks(real)
+    if risks and adopt != adoption_fingerprint(risks):
+        raise AdoptionRefused(
+            f"Adopting {path} would let pe_anchor replace or delete {len(risks)} file(s) it did not write: "
+            f"{', '.join(risks)}. Nothing was written. Move them away, or let it replace them: run again with "
+            f"--adopt-out-dir={adoption_fingerprint(risks)} (adopt_out_dir={adoption_fingerprint(risks)!r})")
     return real
 
-def claim_out_dir(path, adopt:bool=False) -> Path:
-    "`check_out_dir`, then create the folder and write the marker first (if it has none); returns the folder."
+def claim_out_dir(path, adopt:bool|str=False) -> Path:
+    "`check_out_dir`, then create the folder, write its marker first (if it has none of its own) and tie the manifest."
     real = check_out_dir(path, adopt)
     real.mkdir(parents=True, exist_ok=True)
-    if read_marker(real) is None: _write_marker(real)
+    if read_marker(real) is None: _write_marker(real); _tie_manifest(real)
     return real
 
 # %% ../nbs/lib/01_files.ipynb #b54e90bd

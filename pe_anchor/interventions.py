@@ -321,7 +321,8 @@ def plot_rpi_accuracy(df:pd.DataFrame, # `rpi_accuracy` rows (several seeds welc
     for col, name, pattern in [('acc_clean', 'clean (solid)', ''), ('acc_rpi', 'under RPI (hatched)', '/')]:
         fig.add_bar(x=labels, y=s[f'{col}_mean'], name=name, marker=dict(color=colors, pattern_shape=pattern),
                     error_y=dict(type='data', array=np.nan_to_num(s[f'{col}_sd_sample'].to_numpy(float))))
-    fig.add_hline(y=float(df.chance.mean()), line_dash='dash', line_color='grey', annotation_text='chance')
+    fig.add_hline(y=float(df.chance.mean()), line_dash='dash', line_color='grey', annotation_text='chance',
+                  annotation_position='right')  # beside the plot, never over a bar
     return fig.update_layout(title=figure_title(title, SD_NOTE + ' (bars)'), yaxis_title='top-1 accuracy',
                              yaxis_range=[0, 1], barmode='group', template='plotly_white', width=640, height=420,
                              margin=dict(t=80))

@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/03_machine.ipynb #120fa9a2
 from __future__ import annotations
-import os, platform, random, re, subprocess, sys
+import hashlib, os, platform, random, re, subprocess, sys
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -13,7 +13,7 @@ import torch
 
 # %% auto #0
 __all__ = ['DEFAULT_THREADS', 'CPU_FLAGS', 'usable_cores', 'resolve_threads', 'use_threads', 'seed_everything', 'make_generator',
-           'default_device', 'check_device', 'cpu_summary', 'git_state', 'versions', 'provenance']
+           'default_device', 'check_device', 'cpu_summary', 'git_diff', 'git_state', 'versions', 'provenance']
 
 # %% ../nbs/lib/03_machine.ipynb #645509b6
 DEFAULT_THREADS = 1  # small models: one thread per process, one process per core
@@ -76,18 +76,31 @@ def cpu_summary() -> dict:
                 capability=torch.backends.cpu.get_cpu_capability(), flags=[f for f in CPU_FLAGS if f in flags],
                 cores=os.cpu_count(), usable_cores=usable_cores())
 
+def _git(where:Path, *args) -> subprocess.CompletedProcess:
+    return subprocess.run(['git', '-C', str(where), *args], capture_output=True, text=True, timeout=30)
+
+def _where(path=None) -> Path:
+    import pe_anchor
+    return Path(path or Path(pe_anchor.__file__).resolve().parent)
+
+@lru_cache(None)
+def git_diff(path=None) -> str:
+    "The uncommitted changes to tracked files of the checkout holding `path` (`git diff HEAD`); '' if none or no git."
+    try: r = _git(_where(path), 'diff', '--no-color', '--binary', 'HEAD')
+    except (OSError, subprocess.SubprocessError): return ''
+    return r.stdout if r.returncode == 0 else ''
+
 @lru_cache(None)
 def git_state(path=None) -> dict:
-    "The git commit of the checkout holding `path` (default: this package) and whether it has uncommitted changes."
-    import pe_anchor
-    where = Path(path or Path(pe_anchor.__file__).resolve().parent)
-    run = lambda *a: subprocess.run(['git', '-C', str(where), *a], capture_output=True, text=True, timeout=10)
+    """The git commit of the checkout holding `path` (default: this package), whether it has uncommitted changes to
+    tracked files and, if so, the SHA-256 of their diff (`git_diff`)."""
     try:
-        head = run('rev-parse', 'HEAD')
+        head = _git(_where(path), 'rev-parse', 'HEAD')
         if head.returncode: return {}
-        dirty = run('status', '--porcelain', '--untracked-files=no').stdout.strip()
+        dirty = _git(_where(path), 'status', '--porcelain', '--untracked-files=no').stdout.strip()
     except (OSError, subprocess.SubprocessError): return {}
-    return dict(commit=head.stdout.strip(), dirty=bool(dirty))
+    diff = dict(diff_sha256=hashlib.sha256(git_diff(path).encode()).hexdigest()) if dirty else {}
+    return dict(commit=head.stdout.strip(), dirty=bool(dirty), **diff)
 
 # %% ../nbs/lib/03_machine.ipynb #afdb0ed0
 def versions() -> dict:

@@ -11,8 +11,8 @@ from .files import atomic_write
 from .render import static_image
 
 # %% auto #0
-__all__ = ['PLOTLY_MIME', 'nbs_dir', 'logged_kernel_manager', 'logged_to', 'plugin_cell', 'with_plugins', 'run_notebook',
-           'add_static_fallback']
+__all__ = ['PLOTLY_MIME', 'nbs_dir', 'logged_kernel_manager', 'logged_to', 'PluginError', 'load_plugin', 'plugin_cell',
+           'with_plugins', 'run_notebook', 'add_static_fallback']
 
 # %% ../nbs/lib/23a_notebooks.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -50,17 +50,37 @@ def logged_to(log):
     finally: logging.getLogger().removeHandler(handler)
 
 # %% ../nbs/lib/23a_notebooks.ipynb #5e0c4a13
+class PluginError(RuntimeError):
+    "A plug-in that failed while loading (the message names it)."
+
+def load_plugin(ref:str, # a `.py` file, or a module name
+                folder:str|None=None, # a module name: where it is looked for after the installed packages
+               ):
+    "Load plug-in `ref`: a `.py` file from that very file, or a module by name; the module loaded."
+    import importlib, importlib.util, re, sys
+    if folder and folder not in sys.path: sys.path.append(folder)  # an installed package wins over a file here
+    try:
+        if not str(ref).endswith('.py'): return importlib.import_module(ref)
+        path = Path(ref).resolve(); name = 'pe_anchor_plugin_' + re.sub(r'\W', '_', path.stem)
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    except ModuleNotFoundError: raise
+    except SystemExit as e:
+        raise PluginError(f"plug-in {ref} called sys.exit({e.code!r}) while loading; nothing was computed") from None
+    except Exception as e: raise PluginError(f"plug-in {ref} failed while loading: {type(e).__name__}: {e}") from e
+
 def plugin_cell(plugins) -> str:
-    "The code of a first cell that imports the modules `plugins` (names, importable here) in a notebook's kernel."
+    "The code of a first cell that loads the plug-ins `plugins` (`.py` files, or module names loaded here) in a kernel."
     import importlib
     found = []
-    for name in plugins:
-        f = Path(importlib.import_module(name).__file__).resolve()
-        found.append((str(f.parents[name.count('.') + (f.name == '__init__.py')]), name))  # the folder on sys.path
-    return ("import importlib, sys  # injected by pe_anchor.notebooks.run_notebook: the run's plug-in modules\n"
-            f"for folder, name in {found!r}:\n"
-            "    if folder not in sys.path: sys.path.insert(0, folder)\n"
-            "    importlib.import_module(name)\n")
+    for ref in plugins:
+        if str(ref).endswith('.py'): found.append((str(Path(ref).resolve()), None)); continue
+        f = Path(importlib.import_module(ref).__file__).resolve()
+        found.append((ref, str(f.parents[ref.count('.') + (f.name == '__init__.py')])))  # the folder it was found in
+    return ("from pe_anchor.notebooks import load_plugin  # injected by pe_anchor.notebooks.run_notebook\n"
+            f"for ref, folder in {found!r}: load_plugin(ref, folder)\n")
 
 def with_plugins(src:Path, plugins):
     "The notebook `src` as papermill's input: its path, or, with `plugins`, the notebook with their import cell first."

@@ -10,8 +10,8 @@ import pandas as pd
 from tqdm.auto import tqdm
 from .core import RPI_ESTIMATORS, check_choice
 from .config import package_version, parse_seeds
-from .files import (save_table, atomic_write, check_inside, check_folder_choice, check_out_dir, claim_out_dir,
-                             out_dir_lock)
+from .files import (save_table, atomic_write, check_inside, move_into, check_folder_choice, check_out_dir,
+                             claim_out_dir, out_dir_lock)
 from .machine import check_device
 from .data import dataset_for
 from .cache import run_dir, default_cache_root
@@ -65,15 +65,16 @@ def compute_unit(unit:str, # one of `ANALYSES`
 
 # %% ../nbs/lib/24_paper.ipynb #a6546261
 def run_unit(out, unit:str, fingerprint:str, compute) -> list:
-    "Recompute `unit`: drop the old copy, `compute(staging_dir)`, move the tables into `tables/<unit>/`, record it."
+    """Recompute `unit`: drop the old copy (its recorded files), `compute(staging_dir)`, move the new tables into
+    `tables/<unit>/` (a file the user added there stays: `move_into`), record them."""
     out, t0 = Path(out), time.time(); drop_unit(out, unit)
     tables = check_inside('tables', out, 'tables folder')  # not a link out of the output folder
     stage, final = tables / f'.{unit}.partial', tables / unit
     shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
     compute(stage)
     if final.is_symlink(): final.unlink()
-    shutil.rmtree(final, ignore_errors=True); stage.rename(final)
-    files = sorted(final.iterdir())
+    files = [final / p.name for p in sorted(stage.iterdir())]  # only what the unit wrote is recorded as its own
+    move_into(stage, final, {})  # `drop_unit` deleted the old files it had recorded
     if unit in PUBLISHED:
         # never half-copied
         with atomic_write(out / PUBLISHED[unit]) as f: f.write((final / PUBLISHED[unit]).read_bytes())

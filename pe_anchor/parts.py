@@ -4,15 +4,16 @@
 
 # %% ../nbs/lib/24a_parts.ipynb #54b65f81
 from __future__ import annotations
-import dataclasses, re, shutil, time
+import dataclasses, shutil, subprocess, tempfile, time
 from pathlib import Path
 import pandas as pd
 import torch
 from .core import CONDITIONS
 from .config import package_version
-from .files import (save_table, save_json, load_json, check_inside, check_out_dir, claim_out_dir,
-                             out_dir_lock)
+from .files import (save_table, save_json, load_json, read_regular, atomic_write, check_inside,
+                             check_folder_choice, check_out_dir, claim_out_dir, move_into, out_dir_lock)
 from .machine import provenance
+from .weights import WEIGHTS, run_identity, save_weights
 from .executor import make_executor, run_tasks, _run_task
 from .study import StudyConfig, make_study, study_to_dict, study_from_dict, study_runs
 from .fragility import corrupted_dir
@@ -21,33 +22,13 @@ from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_an
 from .confirm import study_claims
 from .plan import file_sha256, read_manifest, unit_fingerprints, write_plan
 from .paper import run_unit, load_tables, write_report, check_inputs
+from .stored import (RESULTS, RECORD, result_folder, read_result, result_problem, unlisted, read_record,
+                              stored_files, identity_problem, weights_problem)
 
 # %% auto #0
-__all__ = ['RESULTS', 'SAFE_NAME', 'STRING_COLUMNS', 'GOLDEN_SETTINGS', 'result_folder', 'read_result', 'result_task',
-           'result_problem', 'read_record', 'part_tasks', 'part_keys', 'compute_part', 'run_costs', 'part_manifest',
-           'PartError', 'check_parts', 'merged_study', 'missing_results', 'stacked_results', 'merge_parts',
-           'merge_manifest', 'golden_study']
-
-# %% ../nbs/lib/24a_parts.ipynb #385500ee
-RESULTS = 'results'  # the folder of per-run results inside an out-dir
-SAFE_NAME = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.-]{0,120}')
-STRING_COLUMNS = ('condition', 'corruption', 'severity', 'setting', 'permuted', 'checkpoint', 'half', 'preset',
-                  'figure', 'site', 'note')  # read back as text, whatever they hold (severity '10' stays '10')
-
-def result_folder(out, # an out-dir
-                  analysis:str, # a registered analysis
-                  run:str, # a run's cache folder name
-                 ) -> Path:
-    "`out/results/<analysis>/<run>`, after checking both names are plain names."
-    for n in (analysis, run):
-        if not isinstance(n, str) or not SAFE_NAME.fullmatch(n) or n.startswith('..'):
-            raise ValueError(f"{str(n)[:80]!r} is not a plain name of an analysis or a run")
-    return Path(out) / RESULTS / analysis / run
-
-def read_result(path) -> pd.DataFrame:
-    "A stored per-run table, text columns as text."
-    head = pd.read_csv(path, nrows=0).columns
-    return pd.read_csv(path, dtype={c: str for c in STRING_COLUMNS if c in head})
+__all__ = ['SIGN_NAMESPACE', 'GOLDEN_SETTINGS', 'result_task', 'part_tasks', 'part_keys', 'compute_part', 'run_costs',
+           'part_manifest', 'PartError', 'check_parts', 'merged_study', 'missing_results', 'sign_part', 'verify_part',
+           'stacked_results', 'check_merge_target', 'merge_parts', 'merge_manifest', 'golden_study']
 
 # %% ../nbs/lib/24a_parts.ipynb #492432ef
 def result_task(run, # a finished `Run` (the executor loads it in the worker)
@@ -66,48 +47,30 @@ def result_task(run, # a finished `Run` (the executor loads it in the worker)
     files = {p.name: file_sha256(p) for p in sorted(stage.glob('*.csv'))}
     record = dict(analysis=analysis, run=run.dir.name, condition=run.config.condition, seed=run.config.train.seed,
                   fingerprint=analysis_fingerprint(a, st), results_version=RESULTS_VERSION, files=files,
-                  seconds=round(time.time() - t0, 2), threads=torch.get_num_threads(),
+                  **run_identity(run), seconds=round(time.time() - t0, 2), threads=torch.get_num_threads(),
                   finished=time.strftime('%Y-%m-%d %H:%M:%S'), version=package_version())
-    save_json(record, stage / 'record.json')
-    if folder.exists(): shutil.rmtree(check_inside(folder, out, 'result folder'))
-    stage.rename(folder)
+    save_json(record, stage / RECORD)
+    move_into(stage, check_inside(folder, out, 'result folder'), stored_files(folder))  # a user's file there stays
     return record
-
-# %% ../nbs/lib/24a_parts.ipynb #0273a3d1
-def result_problem(out, analysis:str, run:str, fingerprint:str|None=None) -> str:
-    "Why the stored result of (`analysis`, `run`) in `out` cannot be used ('' if it can)."
-    folder = result_folder(out, analysis, run)
-    if not (folder / 'record.json').is_file(): return f'{analysis}/{run}: not computed'
-    try: r = load_json(folder / 'record.json', 'Result record', kind=dict)
-    except ValueError as e: return f'{analysis}/{run}: {e}'
-    if (r.get('analysis'), r.get('run')) != (analysis, run): return f'{analysis}/{run}: its record names another result'
-    if fingerprint and r.get('fingerprint') != fingerprint:
-        return f'{analysis}/{run}: computed with other settings or another results version'
-    files = r.get('files')
-    if not isinstance(files, dict) or sorted(files) != sorted(p.name for p in folder.glob('*.csv')):
-        return f'{analysis}/{run}: its files are not the ones its record lists'
-    for f, h in files.items():
-        if file_sha256(check_inside(folder / f, out, 'result file')) != h:
-            return f'{analysis}/{run}: {f} changed since it was written (SHA-256 differs from its record)'
-    return ''
-
-def read_record(out, analysis:str, run:str) -> dict:
-    "The verified record of a stored result (a ValueError saying why it cannot be used)."
-    why = result_problem(out, analysis, run)
-    if why: raise ValueError(why)
-    return load_json(result_folder(out, analysis, run) / 'record.json', 'Result record', kind=dict)
 
 # %% ../nbs/lib/24a_parts.ipynb #482531c7
 def part_tasks(study:StudyConfig, # the study of the part
                keys:list, # (condition, seed) of the part's runs
                out, # the out-dir
+               identity:dict|None=None, # {run: `save_weights` of it}: a result of other weights is redone
               ) -> list:
     "(analysis, key) of every result the part still needs, longest analyses first."
     todo = []
     for a in ANALYSIS_UNITS.values():
         fp = analysis_fingerprint(a, study)
-        todo += [(a, k) for k in a.keys(study) if k in keys and result_problem(out, a.name, _run_name(study, k), fp)]
+        todo += [(a, k) for k in a.keys(study) if k in keys and _needed(out, a.name, _run_name(study, k), fp, identity)]
     return sorted(todo, key=lambda t: -t[0].cost)
+
+def _needed(out, analysis:str, run:str, fingerprint:str, identity:dict|None) -> bool:
+    "Is the stored result missing, stale, or (with `identity`) not bound to the run's weights now?"
+    if result_problem(out, analysis, run, fingerprint): return True
+    rec = load_json(result_folder(out, analysis, run) / RECORD, 'Result record', kind=dict)
+    return identity is not None and bool(identity_problem(rec, dict(weights=identity.get(run, {}))))
 
 def _run_name(study:StudyConfig, key) -> str:
     "The cache folder name of run `key` of `study`."
@@ -132,7 +95,7 @@ def compute_part(study:StudyConfig|str, # the study (or a preset name)
                  keys=None, # (condition, seed) of its runs (`part_keys`; None: every run of the study)
                  cache_root=None, device=None, executor=None, progress:bool=True,
                  name:str|None=None, # the study this part belongs to (default: the preset's name)
-                 adopt_out_dir:bool=False,
+                 adopt_out_dir:bool|str=False,
                 ) -> dict:
     "Train or load the part's runs and store every per-run result of every analysis; write its manifest."
     study, _, out, cache = check_inputs(study, 'direct', device, out_dir, cache_root, adopt_out_dir)
@@ -143,32 +106,33 @@ def compute_part(study:StudyConfig|str, # the study (or a preset name)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         write_plan(out, study, 'direct')
         runs = study_runs(study, cache, device, progress, keys=keys, executor=executor, log=trained)
-        todo = part_tasks(study, keys, out)
+        identity = {runs[k].dir.name: save_weights(runs[k], out / WEIGHTS) for k in keys}  # each run's final weights
+        todo = part_tasks(study, keys, out, identity)
         args = lambda a: (a.name, study_to_dict(study), str(out), str(corrupted_dir(cache)), device)
         records = run_tasks(_run_task, [(result_task, str(runs[k].dir), args(a)) for a, k in todo],
                             make_executor(executor), 'per-run analyses', progress)
-        m = part_manifest(out, study, keys, name or study.preset, trained, records, runs, time.time() - t0)
+        m = part_manifest(out, study, keys, name or study.preset, trained, runs, identity, time.time() - t0)
     return m
 
 # %% ../nbs/lib/24a_parts.ipynb #90b69a4e
-def run_costs(runs:dict) -> list:
-    "Each run's training cost and provenance, from its `done.json`."
+def run_costs(runs:dict, identity:dict|None=None) -> list:
+    "Each run's training cost and provenance, from its `done.json`, and its weights (`identity`: `save_weights`)."
     rows = []
     for (c, s), r in runs.items():
         d = r.summary
         rows.append(dict(condition=c, seed=s, run=r.dir.name, test_acc=d.get('test_acc'),
                          train_seconds=d.get('wall_seconds', d.get('seconds')), finished=d.get('finished'),
-                         provenance=d.get('provenance', {})))
+                         provenance=d.get('provenance', {}), weights=(identity or {}).get(r.dir.name)))
     return rows
 
-def part_manifest(out:Path, study:StudyConfig, keys:list, name:str, trained:list, records:list, runs:dict,
+def part_manifest(out:Path, study:StudyConfig, keys:list, name:str, trained:list, runs:dict, identity:dict,
                   seconds:float) -> dict:
     "Record the part in the manifest: its study name, runs, results and costs (written last)."
     m = read_manifest(out)
     names = [(a.name, _run_name(study, k)) for a in ANALYSIS_UNITS.values() for k in a.keys(study) if k in keys]
     results = {f'{a}/{r}': read_record(out, a, r) for a, r in names}  # from disk: also those of an earlier attempt
     m['part'] = dict(name=name, keys=[list(k) for k in keys], results_version=RESULTS_VERSION, results=results,
-                     runs=run_costs(runs), trained=trained, seconds=round(seconds, 1),
+                     runs=run_costs(runs, identity), trained=trained, seconds=round(seconds, 1),
                      finished=time.strftime('%Y-%m-%d %H:%M:%S'), provenance=provenance())
     save_json(m, out / 'manifest.json')
     return m
@@ -179,9 +143,10 @@ class PartError(ValueError):
 
 def _part(path) -> tuple:
     "(folder, manifest, part block, study) of one part, or a PartError."
-    p = Path(path).expanduser().resolve()
+    try: p = check_folder_choice(path, 'Part', '--merge')
+    except ValueError as e: raise PartError(str(e)) from None
     try: m = read_manifest(p)
-    except ValueError as e: raise PartError(f"{path}: {e}") from None
+    except (OSError, ValueError) as e: raise PartError(f"{path}: {e}") from None
     part, plan = m.get('part'), m.get('plan')
     if not isinstance(part, dict) or not isinstance(plan, dict):
         raise PartError(f"{path}: not a part (no part in its manifest.json): make one with compute_part / --part")
@@ -199,20 +164,36 @@ def _differs(a:dict, b:dict) -> str:
     return f"{k}: {a.get(k)!r} vs {b.get(k)!r}"
 
 # %% ../nbs/lib/24a_parts.ipynb #f6e55f9b
+def _check_result(path, p:Path, key, r, study:StudyConfig, runs:dict) -> dict:
+    "The record of one result a part lists, after every check: verified, listed whole, equal to the manifest's copy."
+    if not isinstance(r, dict): raise PartError(f"{path}: result {str(key)[:80]!r} is not a record")
+    try: a = get_analysis(r.get('analysis')); folder = result_folder(p, a.name, r.get('run'))
+    except ValueError as e: raise PartError(f"{path}: {e}") from None
+    why = result_problem(p, a.name, r['run'], analysis_fingerprint(a, study))
+    if why: raise PartError(f"{path}: {why}")
+    if extra := unlisted(p, a.name, r['run']):
+        raise PartError(f"{path}: {a.name}/{r['run']} holds {extra[0]}, which its record does not list; a part holds "
+                        "only the files its records list: remove it")
+    rec = load_json(folder / RECORD, 'Result record', kind=dict)
+    if rec != r:
+        raise PartError(f"{path}: {a.name}/{r['run']}: its {RECORD} differs from the copy in the part's manifest.json "
+                        "(edited after the part was made); refusing it")
+    if why := identity_problem(rec, runs.get(rec['run'], {})):
+        raise PartError(f"{path}: {a.name}/{r['run']} is not bound to the run its part lists: {why}")
+    return rec
+
 def _check_results(path, p:Path, part:dict, study:StudyConfig, seen:dict):
     "Every result the part lists: verified, of the current results version and fingerprint, and equal to `seen` ones."
     results = part.get('results')
     if not isinstance(results, dict) or not results: raise PartError(f"{path}: lists no per-run results")
+    runs = {x.get('run'): x for x in part.get('runs') or [] if isinstance(x, dict)}  # with their weights' digests
+    if bad := next((w for x in runs.values() if (w := weights_problem(p, x))), ''): raise PartError(f"{path}: {bad}")
     for key, r in results.items():
-        if not isinstance(r, dict): raise PartError(f"{path}: result {str(key)[:80]!r} is not a record")
-        try: a = get_analysis(r.get('analysis'))
-        except ValueError as e: raise PartError(f"{path}: {e}") from None
-        why = result_problem(p, a.name, r.get('run'), analysis_fingerprint(a, study))
-        if why: raise PartError(f"{path}: {why}")
-        rec = load_json(result_folder(p, a.name, r['run']) / 'record.json', 'Result record', kind=dict)
-        first = seen.setdefault((a.name, r['run']), (path, rec['files']))
+        rec = _check_result(path, p, key, r, study, runs)
+        first = seen.setdefault((rec['analysis'], rec['run']), (path, rec['files']))
         if first[1] != rec['files']:
-            raise PartError(f"{path}: {a.name}/{r['run']} differs from the same result in {first[0]} (other bytes)")
+            raise PartError(f"{path}: {rec['analysis']}/{rec['run']} differs from the same result in {first[0]} "
+                            "(other bytes)")
 
 def check_parts(parts:list, # part folders
                ) -> tuple:
@@ -247,39 +228,99 @@ def missing_results(study:StudyConfig, where:dict) -> list:
     return [f"{a.name}/{_run_name(study, k)} ({k[0]}, seed {k[1]})" for a in ANALYSIS_UNITS.values()
             for k in a.keys(study) if (a.name, _run_name(study, k)) not in where]
 
+# %% ../nbs/lib/24a_parts.ipynb #11de9e9e
+SIGN_NAMESPACE = 'pe_anchor-part'  # what a part signature signs (ssh-keygen -n): never valid for another purpose
+
+def _ssh_keygen(*args, data:bytes|None=None) -> subprocess.CompletedProcess:
+    "`ssh-keygen -Y *args` (a clear error if OpenSSH is not installed)."
+    exe = shutil.which('ssh-keygen')
+    if exe is None: raise FileNotFoundError("Signed parts need OpenSSH's ssh-keygen (8.2 or later) on the PATH")
+    return subprocess.run([exe, '-Y', *map(str, args)], input=data, capture_output=True)
+
+def sign_part(part, # a part's folder
+              key, # the maker's private SSH key file
+             ) -> Path:
+    "Sign the part's `manifest.json` with `key`: writes `manifest.json.sig` beside it; returns that file."
+    p = Path(part)
+    r = _ssh_keygen('sign', '-f', key, '-n', SIGN_NAMESPACE, p / 'manifest.json')
+    if r.returncode: raise ValueError(f"Signing {p} failed: {r.stderr.decode(errors='replace').strip()}")
+    return p / 'manifest.json.sig'
+
+def verify_part(part, # a part's folder
+                allowed_signers, # an allowed-signers file (ssh-keygen(1))
+               ) -> str:
+    "The principal whose allowed key signed the part's manifest; a PartError naming the part otherwise."
+    p = Path(part).expanduser().resolve()
+    try: data, sig = read_regular(p / 'manifest.json', 'manifest'), read_regular(p / 'manifest.json.sig', 'signature')
+    except FileNotFoundError: raise PartError(f"{part}: not signed (no manifest.json.sig); a signed part is "
+                                              "required (--allowed-signers)") from None
+    except ValueError as e: raise PartError(f"{part}: {e}") from None
+    with tempfile.NamedTemporaryFile(suffix='.sig') as f:
+        f.write(sig); f.flush()
+        who = _ssh_keygen('find-principals', '-s', f.name, '-f', allowed_signers).stdout.decode().split()
+        for principal in who:
+            r = _ssh_keygen('verify', '-f', allowed_signers, '-I', principal, '-n', SIGN_NAMESPACE, '-s', f.name,
+                            data=data)
+            if r.returncode == 0: return principal
+    raise PartError(f"{part}: its manifest.json is not signed by a key of {allowed_signers} (changed since it was "
+                    "signed, or signed by another key); refusing it")
+
 # %% ../nbs/lib/24a_parts.ipynb #99f3f703
 def stacked_results(study:StudyConfig, analysis:str, where:dict) -> dict:
     "{table name: the stored per-run tables of every run `analysis` reads, stacked in the study's order of runs}."
     a, out = get_analysis(analysis), []
     for k in a.keys(study):
         folder = result_folder(where[a.name, _run_name(study, k)], a.name, _run_name(study, k))
-        out.append({p.stem: read_result(p) for p in sorted(folder.glob('*.csv'))})
+        files = sorted(load_json(folder / RECORD, 'Result record', kind=dict)['files'])  # what the record lists, only
+        out.append({Path(f).stem: read_result(folder / f) for f in files})
     from pe_anchor.study import stack_tables
     return stack_tables(out)
+
+def _copy_result(src:Path, out:Path, a:str, run:str):
+    "Copy one result into `out`: its record and the files it lists, file by file, each read as a regular file."
+    dest, folder = check_inside(result_folder(out, a, run), out, 'result folder'), result_folder(src, a, run)
+    stage = dest.with_name(f'.{dest.name}.partial')
+    shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
+    for f in [*load_json(folder / RECORD, 'Result record', kind=dict)['files'], RECORD]:
+        with atomic_write(stage / f) as w: w.write(read_regular(folder / f, 'result file'))
+    move_into(stage, dest, stored_files(dest))  # a file the user added to `dest` stays
 
 def _copy_results(where:dict, out:Path):
     "Copy every per-run result into `out/results/` (unless it is there already), verified after the copy."
     for (a, run), src in where.items():
-        dest = result_folder(out, a, run)
-        if dest.resolve() == result_folder(src, a, run).resolve(): continue
-        if dest.exists(): shutil.rmtree(check_inside(dest, out, 'result folder'))
-        shutil.copytree(result_folder(src, a, run), dest)
+        if result_folder(out, a, run).resolve() == result_folder(src, a, run).resolve(): continue
+        _copy_result(src, out, a, run)
         why = result_problem(out, a, run)
         if why: raise RuntimeError(f"Copying a result failed: {why}")
+
+def check_merge_target(out:Path, # the merge's out-dir
+                       parts:list, # the part folders it merges
+                      ):
+    "Refuse an out-dir holding a part or a reproduction that is not one of `parts`: a merge would rewrite it."
+    if not out.is_dir() or any(out == Path(p).expanduser().resolve() for p in parts): return
+    m, part = read_manifest(out), read_manifest(out).get('part')
+    if 'plan' in m and not (isinstance(part, dict) and 'merged' in part):
+        raise PartError(f"Output folder {out} holds {'a part' if isinstance(part, dict) else 'a reproduction'} that "
+                        "is not among the parts merged; a merge would rewrite it: choose another --out-dir, or name "
+                        "it as one of the parts")
 
 # %% ../nbs/lib/24a_parts.ipynb #fdd3a09c
 def merge_parts(parts:list, # part folders (`compute_part`), or finished reproductions in parts
                 out_dir, # where the merged study goes (it may be one of the parts)
                 report:bool=True, # execute and render the report
                 progress:bool=True,
-                adopt_out_dir:bool=False,
+                adopt_out_dir:bool|str=False, # a non-empty out-dir pe_anchor did not make (`check_out_dir`)
+                plugins=(), # plug-ins the report notebook loads first (`plugin_cell`): those the parts were made with
+                allowed_signers=None, # an allowed-signers file: every part must be signed by one of its keys
                ) -> dict:
     """Verify the parts, copy their per-run results into `out_dir`, combine them into every analysis's tables, test
     the claims and render the report: no run cache, no training. Refused parts write nothing."""
+    for p in parts if allowed_signers else []: verify_part(p, allowed_signers)
     study, where = check_parts(parts)
     missing = missing_results(study, where)
     if missing: raise PartError(f"The parts lack {len(missing)} results of the merged study, e.g. {missing[0]}")
     out, t0, log = check_out_dir(out_dir, adopt_out_dir), time.time(), []
+    check_merge_target(out, parts)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         _copy_results(where, out)
         write_plan(out, study, 'direct')
@@ -291,7 +332,7 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
         claims = lambda d: save_table(study_claims(load_tables(out, units=tuple(ANALYSIS_UNITS)), study, ref),
                                      d / 'claims.csv')
         run_unit(out, 'claims', prints['claims'], claims)
-        report_step = lambda d: write_report(out, d, study, None)  # no run cache: a merge reads only the parts
+        report_step = lambda d: write_report(out, d, study, None, plugins)  # no run cache: a merge reads the parts
         if report: run_unit(out, 'report', prints['report'], report_step)
         merge_manifest(out, parts, study, where)
     if progress: print(f"merged {len(parts)} part(s), {len(where)} per-run results, in {time.time() - t0:.1f} s: {out}")
@@ -309,7 +350,8 @@ def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict):
     results = {f'{a}/{r}': read_record(out, a, r) for a, r in sorted(where)}
     m['part'] = dict(name=read_manifest(Path(parts[0]).expanduser().resolve())['part'].get('name'),
                      keys=[list(k) for k in study.run_keys], results_version=RESULTS_VERSION, results=results,
-                     merged=merged, finished=time.strftime('%Y-%m-%d %H:%M:%S'))
+                     merged=merged, finished=time.strftime('%Y-%m-%d %H:%M:%S'),
+                     unbound=sorted(k for k, r in results.items() if not r.get('weights_sha256')))  # made before
     save_json(m, out / 'manifest.json')
 
 # %% ../nbs/lib/24a_parts.ipynb #92dc08e9

@@ -138,13 +138,16 @@ def record_unit(out_dir, unit:str, fingerprint:str, files, seconds:float):
     save_json(m, out / 'manifest.json')
 
 def drop_unit(out_dir, unit:str):
-    "Forget `unit` and delete its own files (checked to lie inside `out_dir`), so nothing reads a stale copy."
+    """Forget `unit` and delete its own files (inside `out_dir`, unchanged since recorded), so nothing reads a stale
+    copy; its folder goes if nothing else is left there (a file the user added is never deleted)."""
     m = read_manifest(out_dir); u = m.get('units', {}).pop(unit, None)
     if u is None: return
     save_json(m, Path(out_dir) / 'manifest.json')
-    for f in u['files']: check_inside(f, out_dir, f'file of unit {unit!r} in the manifest').unlink(missing_ok=True)
+    for f in u['files']:
+        p = check_inside(f, out_dir, f'file of unit {unit!r} in the manifest')
+        if p.is_file() and file_sha256(p) == u.get('sha256', {}).get(f): p.unlink()
     folder = Path(out_dir) / 'tables' / unit
-    if folder.is_dir() and not folder.is_symlink(): shutil.rmtree(check_inside(folder, out_dir, 'unit folder'))
+    if folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()): folder.rmdir()
 
 def write_plan(out_dir, study:StudyConfig, engine:str):
     "Store the plan (the study and the engine) and this machine's provenance in the manifest."

@@ -13,10 +13,11 @@ from .files import atomic_write
 import nbformat
 
 # %% auto #0
-__all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'TEXT_MEASURE', 'VIEWPORT',
-           'plotlyjs_html', 'plotly_js_version', 'figure_html', 'static_image', 'save_static', 'figure_bundle',
-           'show_figure', 'html_figures', 'render_report', 'find_chromium', 'browser_dom', 'legend_box', 'text_out',
-           'band_markers', 'figure_report', 'layout_problems', 'check_rendered', 'figure_page']
+__all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'MATH', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'TEXT_MEASURE',
+           'VIEWPORT', 'plotlyjs_html', 'plotly_js_version', 'figure_html', 'static_image', 'save_static',
+           'figure_bundle', 'show_figure', 'mathml_markdown', 'mathml_cells', 'html_figures', 'render_report',
+           'find_chromium', 'browser_dom', 'legend_box', 'text_out', 'band_markers', 'figure_report', 'layout_problems',
+           'check_rendered', 'figure_page']
 
 # %% ../nbs/lib/22_render.ipynb #0f6e8d9f
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
@@ -119,6 +120,29 @@ def show_figure(fig:go.Figure, # the figure
     display(figure_bundle(fig), raw=True)
     if name and folder: save_static(fig, name, folder)
 
+# %% ../nbs/lib/22_render.ipynb #43a4551c
+MATH = re.compile(r'(?<![\\$])\$\$(.+?)\$\$|(?<![\\$])\$(?=\S)(.+?)(?<=\S)(?<!\\)\$(?![$\w])', re.S)
+
+def mathml_markdown(text:str) -> str:
+    "`text` (markdown) with every TeX formula, `$...$` inline or `$$...$$` displayed, replaced by MathML."
+    from latex2mathml.converter import convert
+    def one(m):
+        block = m.group(1) is not None
+        return convert((m.group(1) if block else m.group(2)).strip(), display='block' if block else 'inline')
+    return MATH.sub(one, text)
+
+def mathml_cells(nb) -> int:
+    "Convert the formulas of every markdown cell and markdown output of `nb` to MathML (in place); how many changed."
+    n = 0
+    for c in nb.cells:
+        if c.cell_type == 'markdown':
+            new = mathml_markdown(c.source); n += new != c.source; c.source = new
+        for o in c.get('outputs', []):
+            md = o.get('data', {}).get('text/markdown')
+            if md is None: continue
+            new = mathml_markdown(''.join(md)); n += new != ''.join(md); o['data']['text/markdown'] = new
+    return n
+
 # %% ../nbs/lib/22_render.ipynb #fb42fa9b
 def html_figures(nb) -> int:
     "Turn the plotly outputs of notebook `nb` into `figure_html` fragments, plotly.js once before the first (in place)."
@@ -136,7 +160,7 @@ def html_figures(nb) -> int:
 
 def render_report(executed_notebook, html_path, title:str|None=None) -> Path:
     """Render an executed notebook to a standalone HTML file: no code, prompts, stderr, `remove-cell` cells or CDN
-    scripts; plotly figures drawn by one compressed plotly.js."""
+    scripts; plotly figures drawn by one compressed plotly.js; formulas as MathML (`mathml_markdown`)."""
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
     nb = nbformat.read(str(executed_notebook), as_version=4)
@@ -146,6 +170,7 @@ def render_report(executed_notebook, html_path, title:str|None=None) -> Path:
             c.outputs = [o for o in c.outputs
                          if not (o.get('output_type') == 'stream' and o.get('name') == 'stderr')]
     html_figures(nb)
+    mathml_cells(nb)
     ex = HTMLExporter(template_name='lab', extra_loaders=[DictLoader({'pe_report.html.j2': REPORT_TEMPLATE})],
                       exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
     ex.template_file = 'pe_report.html.j2'

@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/27_results.ipynb #58e044b2
 from __future__ import annotations
-import re
+import re, textwrap
 from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
@@ -14,14 +14,15 @@ from .files import load_json
 from .cache import run_dir
 from .interventions import figure_title
 from .claims import CLAIMS
-from .config import _checkout_root
+from .config import checkout_root
 from .confirm import preregistration
 
 # %% auto #0
-__all__ = ['VERDICT_COLORS', 'GLANCE_COLORS', 'EXPLORATORY_DIR', 'PROVENANCE_FIELDS', 'format_sweep', 'deviations_table',
-           'format_claims', 'claims_summary', 'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary',
-           'threshold_bounds', 'part_margin', 'deciding_parts', 'nonzero_counts', 'primary_parts', 'exploratory_claims',
-           'side_by_side', 'plot_glance', 'runs_provenance', 'provenance_table', 'style_deviations']
+__all__ = ['VERDICT_COLORS', 'GLANCE_COLORS', 'EXPLORATORY_DIR', 'GLANCE_WIDTH', 'GLANCE_RIGHT', 'GLANCE_ROW',
+           'PROVENANCE_FIELDS', 'format_sweep', 'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts',
+           'format_rpi_summary', 'format_matched', 'glossary', 'threshold_bounds', 'part_margin', 'deciding_parts',
+           'nonzero_counts', 'paper_value', 'other_verdicts', 'primary_parts', 'exploratory_claims', 'side_by_side',
+           'plot_glance', 'runs_provenance', 'provenance_table', 'style_deviations']
 
 # %% ../nbs/lib/27_results.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
@@ -215,8 +216,29 @@ def nonzero_counts(note:str) -> str:
     counts = [re.sub(r' \(.*\)$', '', x.strip()) for x in str(note).split(';')]
     return ', '.join(x for x in counts if x and not x.endswith(' 0'))
 
+def paper_value(claims:pd.DataFrame, # the claims table
+                dec:dict, # one deciding part (a row of it)
+               ) -> float:
+    """The paper's value of a deciding part: that of the claim's exploratory-rule part with the same name whose statistic
+    is the same quantity (the deciding one, its estimator named, begins with it); NaN where the paper has none."""
+    t = claims[(claims.role == 'test') & (claims.claim == dec['claim']) & (claims.part == dec['part'])]
+    plain = re.sub(r'\b(batch|image) RPI', 'RPI', str(dec['statistic']))
+    same = [r['paper'] for r in t.to_dict('records') if plain.startswith(str(r['statistic']))]
+    return float(same[0]) if same and not pd.isna(same[0]) else float('nan')
+
+def other_verdicts(claims:pd.DataFrame, # the claims table (with 'primary' and 'reading' rows)
+                   claim:str, # one claim
+                  ) -> str:
+    "Where another reading of the registered words or the other RPI estimator gives another verdict: '; '-joined."
+    p = claims[(claims.claim == claim) & (claims.role == 'primary')].iloc[0]
+    out = [f"{e} RPI: {p[f'verdict_{e}']}" for e in RPI_ESTIMATORS
+           if f'verdict_{e}' in p and isinstance(p[f'verdict_{e}'], str) and p[f'verdict_{e}'] != p['part_verdict']]
+    rd = claims[(claims.claim == claim) & (claims.role == 'reading') & (claims.part_verdict != p['part_verdict'])]
+    return '; '.join(out + [f"{r.part.removeprefix('reading: ')} → {r.part_verdict}" for r in rd.itertuples()])
+
 def primary_parts(claims:pd.DataFrame) -> pd.DataFrame:
-    "Per claim: the primary verdict, the deciding part closest to deciding it, and the severity counts (C4, C5)."
+    """Per claim: the primary verdict, the deciding part closest to deciding it (with the paper's value where the paper
+    has one), the verdicts other readings give, and the severity counts (C4, C5)."""
     dec, rows = claims[claims.role == 'deciding'], []
     for p in claims[claims.role == 'primary'].to_dict('records'):
         v, g = p['part_verdict'], dec[dec.claim == p['claim']]
@@ -227,9 +249,9 @@ def primary_parts(claims:pd.DataFrame) -> pd.DataFrame:
         r = r.sort_values('margin', na_position='last', kind='stable').iloc[0]
         counts = claims[(claims.claim == p['claim']) & (claims.role == 'severity counts')]
         rows.append(dict(claim=p['claim'], estimator='any', verdict=v, part=r.part, statistic=r.statistic,
-                         ours=r.ours, ci_low=r.ci_low, ci_high=r.ci_high, paper=np.nan, threshold=r.threshold,
-                         note=r.note if isinstance(r.note, str) else '', parts=len(g),
-                         agreeing=int((g.part_verdict == v).sum()),
+                         ours=r.ours, ci_low=r.ci_low, ci_high=r.ci_high, paper=paper_value(claims, r),
+                         threshold=r.threshold, note=r.note if isinstance(r.note, str) else '', parts=len(g),
+                         agreeing=int((g.part_verdict == v).sum()), others=other_verdicts(claims, p['claim']),
                          severities='; '.join(f"{x.corruption}: {nonzero_counts(x.note)}" for x in counts.itertuples())))
     return pd.DataFrame(rows)
 
@@ -242,7 +264,7 @@ def exploratory_claims(study, # the reproduction's `StudyConfig`
     "The exploratory study's claims table, for the pre-registered confirmatory study only (None otherwise or if absent)."
     pr = preregistration()
     if study.preset != pr['preset'] or list(study.seeds) != list(pr['seeds']): return None
-    path = Path(root or _checkout_root()) / EXPLORATORY_DIR / 'claims.csv'
+    path = Path(root or checkout_root()) / EXPLORATORY_DIR / 'claims.csv'
     return pd.read_csv(path) if path.exists() else None
 
 def side_by_side(claims:pd.DataFrame, # the confirmatory claims table (with 'primary' rows)
@@ -277,8 +299,16 @@ def _x_range(d:pd.DataFrame) -> tuple:
     return lo - pad, hi + pad
 
 # %% ../nbs/lib/27_results.ipynb #c3c6a7ce
+GLANCE_WIDTH, GLANCE_RIGHT, GLANCE_ROW = 760, 200, 80  # px: the figure fits a 740-760 px page column at full size
+
+def _verdict_text(r:dict, width:int=30) -> str:
+    "A row's right-hand label: its verdict in bold, then other readings' verdicts and severity counts, wrapped."
+    lines = [x for s in (r.get('others', ''), r['severities']) for x in str(s or '').split('; ') if x]
+    small = [w for x in lines for w in textwrap.wrap(x, width)]
+    return f"<b>{r['verdict']}</b>" + ''.join(f"<br><span style='font-size:10px'>{x}</span>" for x in small)
+
 def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table.claims_table`)
-                title:str="Results at a glance: the paper's claims C1–C7, ours vs the paper's",
+                title:str="Results at a glance: the paper's claims C1–C7",
                ) -> go.Figure:
     "Per claim (and RPI estimator): its deciding part, ours (95 % interval) vs the paper's value, coloured by verdict."
     d = deciding_parts(claims).iloc[::-1].reset_index(drop=True)  # C1 at the top
@@ -294,22 +324,21 @@ def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table
         fig.add_trace(go.Scatter(x=d.ours[m], y=y[m], mode='markers', name=f'ours: {v}', error_x=err,
                                  marker=dict(color=color, size=12, line=dict(width=1, color='white')),
                                  text=np.array(hover)[m], hovertemplate='%{x:.3f}<br>%{text}<extra></extra>'))
-    fig.add_trace(go.Scatter(x=d.paper, y=y, mode='markers', name="the paper's value",
-                             marker=dict(symbol='diamond-open', size=11, color='black', line=dict(width=2))))
-    for i, (v, sev) in enumerate(zip(d.verdict, d.severities)):  # the verdict; across severities below it (C4, C5)
-        sev = ''.join(f"<br><span style='font-size:10px'>{x}</span>" for x in sev.split('; ') if x)
-        fig.add_annotation(x=1.01, xref='paper', y=i, text=f'<b>{v}</b>{sev}', xanchor='left', align='left',
-                           showarrow=False, font=dict(color=GLANCE_COLORS.get(v, '#333333')))
-    right = 20 + max([130] + [max([9 * len(v)] + [6 * len(x) for x in s.split('; ')])  # px: the longest label
-                              for v, s in zip(d.verdict, d.severities)])
-    note = ("ours: mean and 95 % interval over seeds, coloured by the claim's verdict; ◇ the paper's value; "
-            "green: where the part's condition holds")
+    if d.paper.notna().any():  # the paper's value, where the paper reports the deciding statistic
+        fig.add_trace(go.Scatter(x=d.paper, y=y, mode='markers', name="the paper's value",
+                                 marker=dict(symbol='diamond-open', size=11, color='black', line=dict(width=2))))
+    for i, r in enumerate(d.to_dict('records')):  # the verdict; other readings and severities below it
+        fig.add_annotation(x=1.01, xref='paper', y=i, text=_verdict_text(r), xanchor='left', align='left',
+                           showarrow=False, font=dict(color=GLANCE_COLORS.get(r['verdict'], '#333333'), size=12))
+    note = ("ours: mean and 95 % interval over seeds, coloured by the claim's verdict"
+            + ("; ◇ the paper's value" if d.paper.notna().any() else '') + "</sup><br><sup>green: where the part's condition holds"
+            + "; right: the verdict, then other readings or estimators that differ, and severity counts")
     return fig.update_layout(
-        title=figure_title(title, note), template='plotly_white', width=850 + right, height=170 + 50 * len(d),
-        margin=dict(l=190, r=right, t=80, b=90), xaxis=dict(range=[lo, hi], zeroline=True, zerolinecolor='#999999',
-                                                          title='the deciding statistic (hover for its definition)'),
+        title=figure_title(title, note), template='plotly_white', width=GLANCE_WIDTH, height=190 + GLANCE_ROW * len(d),
+        font=dict(size=13), margin=dict(l=130, r=GLANCE_RIGHT, t=90, b=90),
+        xaxis=dict(range=[lo, hi], zeroline=True, zerolinecolor='#999999', title='the deciding statistic'),
         yaxis=dict(tickvals=y, ticktext=[_glance_label(r) for r in d.to_dict('records')], range=[-0.6, len(d) - 0.4]),
-        legend=dict(orientation='h', x=0, y=-60 / (50 * len(d) + 10), yanchor='top'))
+        legend=dict(orientation='h', x=0, y=-60 / (GLANCE_ROW * len(d) + 10), yanchor='top'))
 
 # %% ../nbs/lib/27_results.ipynb #ffb17b4f
 PROVENANCE_FIELDS = {'torch': ('versions', 'torch'), 'pe_anchor': ('versions', 'pe_anchor'), 'threads': ('threads',),

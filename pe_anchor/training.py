@@ -14,21 +14,21 @@ from tqdm.auto import tqdm
 from .core import ExperimentConfig, OPTIMIZERS, SCHEDULES, PRECISIONS, check_choice
 from .config import make_config, config_hash, package_version, field_error, parse_choice
 from .machine import make_generator
-from .files import save_json, save_table
+from .files import save_json, save_table, atomic_write
 from .data import dataset_for, DATASETS
 from .images import iterate_batches, normalize
 from .models import build_model, draw_permutation, ViT
-from .machine import check_device, use_threads, provenance
+from .machine import check_device, use_threads, provenance, git_diff
 from .cache import (save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
                              check_run_config, check_run_path, run_lock, prepare_run_dir, Run, LOCK_TIMEOUT)
 from .measure import eval_set, accuracy
 from .layers import layer_ssdc
 
 # %% auto #0
-__all__ = ['param_groups', 'make_optimizer', 'lr_factor', 'dist_info', 'init_distributed', 'barrier', 'epoch_seed',
+__all__ = ['DIFF_FILE', 'param_groups', 'make_optimizer', 'lr_factor', 'dist_info', 'init_distributed', 'barrier', 'epoch_seed',
            'train_batches', 'train_step', 'autocast_ctx', 'shard', 'shard_perm', 'all_reduce_sums', 'run_epoch',
            'epoch_ssdc', 'restore', 'write_epoch', 'check_registries', 'check_data', 'setup_training', 'evaluate_epoch',
-           'fit', 'train_run', 'get_trained', 'untrained_model']
+           'save_diff', 'fit', 'train_run', 'get_trained', 'untrained_model']
 
 # %% ../nbs/lib/12_training.ipynb #8fdbbecf
 def param_groups(model:nn.Module, weight_decay:float, lr:float, pe_weight_decay=False, pe_lr_mult=1.0) -> list:
@@ -212,6 +212,15 @@ def evaluate_epoch(model, test_set, cfg, epoch, device) -> tuple:
     return acc, _plain(epoch_ssdc(model, test_set, cfg, epoch).to_dict('records'))
 
 # %% ../nbs/lib/12_training.ipynb #57b27c68
+DIFF_FILE = 'dirty.diff'  # beside a run trained from uncommitted changes: what they were
+
+def save_diff(rdir:Path, prov:dict) -> dict:
+    "Write the uncommitted diff beside a run whose provenance says the tree was dirty (its SHA-256 is recorded)."
+    if prov.get('git', {}).get('dirty'):
+        with atomic_write(rdir / DIFF_FILE, 'w') as f: f.write(git_diff())
+        prov = prov | dict(git=prov['git'] | dict(diff_file=DIFF_FILE))
+    return prov
+
 def fit(cfg, rdir, parts, device, progress=True, stop_after=None, executor:str='in-process'):
     "The epoch loop: resume from the newest checkpoint, train, evaluate and write each epoch, then `done.json`."
     (rank, world), (train_set, test_set, model, opt, sched) = dist_info(), parts
@@ -234,7 +243,7 @@ def fit(cfg, rdir, parts, device, progress=True, stop_after=None, executor:str='
         save_json(dict(test_acc=metrics[-1]['test_acc'], epochs=cfg.train.epochs,
                        seconds=sum(m['seconds'] for m in metrics), finished=time.strftime('%Y-%m-%d %H:%M:%S'),
                        version=package_version(), **spent, executor=executor, world_size=world,
-                       provenance=provenance(device)), rdir / 'done.json')
+                       provenance=save_diff(rdir, provenance(device))), rdir / 'done.json')
     barrier()
 
 # %% ../nbs/lib/12_training.ipynb #61ac74f7

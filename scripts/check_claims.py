@@ -1,7 +1,17 @@
-"""Recompute the claims of a committed reproduction from its own tables with the current claims code, and compare.
+"""Check a committed study: its claims re-derived from the parts' per-run results, its tables' claims recomputed with
+the current code, and the rules the code uses against the pre-registration's machine-readable block.
 
-    python scripts/check_claims.py [OUT ...]    # default: reports/cpu and reports/cpu-exploratory
+    python scripts/check_claims.py [OUT ...] [--prereg FILE]   # default: reports/cpu and reports/cpu-exploratory
 
+1. **Re-derived from the parts** (a merged study, its manifest naming the parts in `reports/cpu-parts/`): the parts'
+   per-run results are combined again by the merge code (`pe_anchor.parts.merge_parts`, no report, no training) into
+   a temporary folder; its `claims.csv` and every table must equal the committed ones byte for byte. A coordinated
+   edit of a merged table, its SHA-256 in the manifest and `claims.csv` fails here.
+2. **The rules** (`--prereg`, default `data/preregistration-cpu.md`): epsilon, the confidence and one-sided level, the
+   75 % accuracy share, C7's θ, the deciding parts of every claim as the code builds them, the Holm family, the
+   premises, the floor guard's multiple and the preset's seeds, estimators, permutations and SSDC images must be what
+   the block says. A changed threshold in the block fails here.
+3. **Recomputed from the committed tables**:
 Reads the analysis tables the reproduction's `manifest.json` lists (`pe_anchor.paper.committed_tables`: each file
 checked against its recorded SHA-256) and runs the claims code on them: `pe_anchor.confirm.study_claims` (the
 pre-registered primary verdicts too) when the committed `claims.csv` has primary rows, else
@@ -21,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
+PREREG = ROOT / 'data' / 'preregistration-cpu.md'
 KEY = ['claim', 'estimator', 'part', 'role']
 
 def recompute(out:Path) -> pd.DataFrame:
@@ -78,8 +89,66 @@ def check(out:Path) -> bool:
     for d in diffs: print(f"  DIFFERS: {d}")
     return not diffs
 
+def remerge(out:Path) -> list|None:
+    "Files that differ between the committed study and a merge of its parts into a temporary folder (None: no parts)."
+    import json, tempfile
+    sys.path.insert(0, str(ROOT))
+    from pe_anchor.parts import merge_parts
+    folders = [p['folder'] for p in json.loads((out / 'manifest.json').read_text()).get('part', {}).get('merged', [])]
+    if not folders: return None
+    with tempfile.TemporaryDirectory(prefix='pe_anchor-check-') as d:
+        new = Path(d) / 'study'
+        merge_parts([str(ROOT / 'reports' / 'cpu-parts' / f) for f in folders], new, report=False, progress=False)
+        files = ['claims.csv', *sorted(p.relative_to(new).as_posix() for p in (new / 'tables').rglob('*') if p.is_file())]
+        return [f for f in files if not (out / f).is_file() or (out / f).read_bytes() != (new / f).read_bytes()]
+
+def rules(prereg:Path=PREREG) -> list:
+    "Where the rules the code uses differ from the pre-registration's block ([] if nowhere)."
+    import inspect
+    sys.path.insert(0, str(ROOT))
+    from pe_anchor import claims, confirm
+    from pe_anchor.claims_table import fake_tables
+    from pe_anchor.core import PRESETS
+    pr, cpu = confirm.preregistration(prereg), PRESETS['cpu'].study
+    default = lambda f, k: inspect.signature(f).parameters[k].default
+    parts, _ = confirm.deciding_parts(fake_tables(curves=True), pr, 0.1)
+    built = {c: [p['part'] for p in parts if p['claim'] == c] for c in claims.CLAIMS}
+    premises = {c: sorted({p['premise'][0].split(' = ')[0] for p in parts if p['claim'] == c and p.get('premise')})
+                for c in ('C6', 'C7')}
+    want = dict(epsilon=claims.APPROX_ZERO, confidence=default(confirm.part_test, 'confidence'),
+                one_sided_level=default(confirm.claim_decision, 'level'), acc_kept=claims.ACC_KEPT,
+                correction='holm-within-claim' if confirm.READINGS['holm'][0] == 'deciding' else 'holm-testable',
+                comparisons='paired', seeds=list(cpu['seeds']), n_perms=cpu['n_perms'], ssdc_images=cpu['n_images'],
+                primary_estimator='batch', secondary_estimators=['image'])
+    bad = [f"{k}: the block says {pr.get(k)!r}, the code uses {v!r}" for k, v in want.items() if pr.get(k) != v]
+    bad += [f"{c} deciding parts: the block says {v['deciding']}, the code builds {built[c]}"
+            for c, v in pr['claims'].items() if v['deciding'] != built[c]]
+    theta = dict(ape=claims.EARLY_SHARE, sincos=claims.EARLY_SHARE, rope=claims.GRADUAL_SHARE)
+    if pr['claims']['C7']['theta'] != theta: bad.append(f"C7 theta: the block says {pr['claims']['C7']['theta']}, "
+                                                        f"the code's shares are {theta}")
+    for c, got in premises.items():
+        if [pr['claims'][c]['premise'].split(' > ')[0]] != [g.split(' > ')[0] for g in got]:
+            bad.append(f"{c} premise: the block says {pr['claims'][c]['premise']!r}, the code tests {got}")
+    if pr['floor_guard']['chance_multiple'] != 2: bad.append("floor guard: the code uses 2 x chance")
+    if pr['claims']['C6']['alpha_low'] != 0.1 or pr['damage_matched']['reads'] != 'none only':
+        bad.append("C6 alpha_low or the damage-matched rule differ from the code's (0.1; `none` only)")
+    return bad
+
 if __name__ == '__main__':
-    outs = [Path(a) for a in sys.argv[1:]] or [ROOT / d for d in DEFAULT if (ROOT / d / 'claims.csv').exists()]
+    args = sys.argv[1:]
+    prereg = Path(args.pop(args.index('--prereg') + 1)) if '--prereg' in args else PREREG
+    args = [a for a in args if a != '--prereg']
+    outs = [Path(a) for a in args] or [ROOT / d for d in DEFAULT if (ROOT / d / 'claims.csv').exists()]
     if not outs: sys.exit(f"no committed reproduction found ({', '.join(DEFAULT)})")
-    ok = [check(o) for o in outs]
+    bad = rules(prereg)
+    print(f"rules: the code and the pre-registration block ({prereg.name}) agree" if not bad else
+          f"rules: {len(bad)} difference(s) between the code and {prereg}")
+    for b in bad: print(f"  DIFFERS: {b}")
+    ok = [not bad]
+    for o in outs:
+        differ = remerge(o)
+        print(f"{o.name}: " + ('not a merge of parts: nothing to re-derive' if differ is None else
+              're-derived from its parts: every file the same' if not differ else
+              f"re-derived from its parts: {len(differ)} file(s) differ: {', '.join(differ[:10])}"))
+        ok += [not differ, check(o)]
     sys.exit(0 if all(ok) else 1)

@@ -154,14 +154,46 @@ def confirmatory_table(rows:list, path:Path) -> str:
     if EXPLORATORY.exists():
         old = {r['claim']: r.get('verdict_batch', '') for r in csv.DictReader(EXPLORATORY.open(encoding='utf-8'))}
     text = {r['claim']: r['claim_text'] for r in rows}
-    lines = ['| claim | what is tested | **primary verdict** (pre-registered rules) | exploratory verdict (seeds 0-3, '
-             'batch RPI) | across the severity ladders (settings per verdict) |', '|---|---|---|---|---|']
-    lines += [f"| {c} | {text[c]} | **{p['part_verdict']}** | {old.get(c, 'n/a')} | {'<br>'.join(counts.get(c, []))} |"
-              for c, p in sorted(prim.items())]
+    other = other_readings(rows)
+    lines = ['| claim | what is tested | **primary verdict** (pre-registered rules) | where another reading or estimator '
+             'gives another verdict | exploratory verdict (seeds 0-3, batch RPI) | across the severity ladders '
+             '(settings per verdict) |', '|---|---|---|---|---|---|']
+    lines += [f"| {c} | {text[c]} | **{p['part_verdict']}** | {'<br>'.join(other.get(c, [])) or 'none'} | "
+              f"{old.get(c, 'n/a')} | {'<br>'.join(counts.get(c, []))} |" for c, p in sorted(prim.items())]
     return (study_banner(path.parent) + " One primary verdict per claim from its deciding parts, paired by seed, Holm "
             "within the claim, every choice on the selection half and every reported number on the report half (the "
             "study's [page](reports/cpu/README.md) has the predictions, the departures and the costs; the [report]"
-            "(reports/cpu/report.html) every part).\n\n" + glance_figure(path.parent) + '\n'.join(lines) + '\n')
+            "(reports/cpu/report.html) every part).\n\n" + glance_figure(path.parent) + '\n'.join(lines) + '\n\n'
+            + '\n'.join(f"- {x}" for x in label_notes(path.parent)) + '\n')
+
+def other_readings(rows:list) -> dict:
+    "Per claim: each reading (role `reading`) and RPI estimator under which its verdict differs from the primary one."
+    prim, out = {r['claim']: r for r in rows if r.get('role') == 'primary'}, {}
+    for r in rows:
+        if r.get('role') == 'reading' and r['part_verdict'] != prim[r['claim']]['part_verdict']:
+            out.setdefault(r['claim'], []).append(f"{r['part_verdict']} ({r['part'].replace('reading: ', '')})")
+    for c, p in prim.items():
+        if p.get('verdict_image') and p['verdict_image'] != p['part_verdict']:
+            out.setdefault(c, []).append(f"{p['verdict_image']} (RPI estimator = image)")
+    return out
+
+def label_notes(report:Path=REPORT) -> list:
+    "What the labels rest on, computed from the committed tables: C6's reading, C7's peaks, C2's estimator, the floor."
+    rec, conf, paper = core('record'), core('confirm'), core('paper')
+    tables = {k: v for k, v in paper.committed_tables(report).items() if k != 'claims'}
+    claims = paper.committed_tables(report)['claims']
+    floor, est = rec.damage_floor(tables, conf.preregistration()), rec.estimator_note(claims)
+    prim = claims[claims.role == 'primary'].set_index('claim').part_verdict
+    alt = claims[claims.role == 'reading'].set_index(['claim', 'part']).part_verdict
+    return [f"**C6** is {prim['C6']} by the document's own definition of a premise that \"does not hold\" (its interval "
+            f"wholly outside); read as \"not shown to hold\" (the first code's reading) it is "
+            f"{alt.get(('C6', 'reading: premise = not shown'), 'not computed')}; with the α floor guard covering ΔSSDC "
+            f"it is {alt.get(('C6', 'reading: alpha_floor = every quantity'), 'not computed')}: the "
+            "pre-registration's Departures record each.",
+            f"**C7**: {rec.peak_sentence(rec.peak_layers(tables['ssdc_profiles']))}",
+            *[f"**{c}** is {t}." for c, t in est.items() if c == 'C2'],
+            f"**Damage-matched** (C4, C5): {floor['caveat']}; it is as damaging as the ladder gets, not the paper's "
+            "damage."]
 
 def seeds_of(rows:list) -> int:
     "The number of seeds per condition behind a claims table (the largest `n_seeds` of its parts)."
@@ -174,7 +206,21 @@ def costs_table() -> str:
     lines += [f"| `{name}` | {p.summary} | {p.cost} |" for name, p in P.items()]
     return '\n'.join(lines) + '\n'
 
-GENERATED = dict(results=results_table, costs=costs_table)
+def provenance_text() -> str:
+    "What the committed parts' run records say of the working tree each run was trained from."
+    runs = [r for m in sorted((ROOT / 'reports' / 'cpu-parts').glob('*/manifest.json'))
+            for r in json.loads(m.read_text(encoding='utf-8'))['part']['runs']]
+    dirty = [r for r in runs if r.get('provenance', {}).get('git', {}).get('dirty')]
+    kept = [r for r in dirty if r['provenance']['git'].get('diff_sha256')]
+    commits = sorted({r['provenance']['git']['commit'][:10] for r in dirty})
+    return (f"**Dirty trees.** {len(dirty)} of the {len(runs)} runs of the confirmatory study were trained from a working "
+            f"tree with uncommitted changes (their records: `dirty: true`, commit {', '.join(f'`{c}`' for c in commits)}"
+            f"); {len(kept)} of them record what the changes were, so those {len(dirty) - len(kept)} are reproducible "
+            "from their config and commit only up to the unrecorded changes (a departure in the pre-registration). "
+            "From now on a run trained from a dirty tree records the diff's SHA-256 in its `done.json` and stores the "
+            "diff beside it (`dirty.diff`, [`lib/12_training`](nbs/lib/12_training.ipynb)).\n")
+
+GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text)
 
 def generated_blocks(text:str) -> str:
     "`text` with every generated block (`GENERATED`) filled in between its markers."
@@ -198,11 +244,24 @@ def paper_fs(condition='none', metric='fs_jpeg') -> float:
 def deviation_rows(preset='cpu') -> list:
     "`deviations(preset)`, the corruption row with the committed study's measured JPEG FS of `none` beside the paper's."
     rows = core('deviations').deviations(preset)
+    st, half = study_of(), core('confirm').preregistration()['split']['images_per_half']
+    plan = json.loads((REPORT / 'manifest.json').read_text(encoding='utf-8'))['plan']['study']
     for r in rows:
         if r['setting'] == 'corruption pixels':
             fs, n = measured_fs()
-            r['why'] += (f". Measured in the exploratory study: JPEG FS of `none` {fs:.2f} (mean of "
-                         f"{n} seeds) against the paper's {paper_fs():.2f}")
+            r['why'] += (f". Measured in the {study_kind()} study (`{REPORT.relative_to(ROOT).as_posix()}`): JPEG FS of "
+                         f"`none` {fs:.2f} (mean of {n} seeds) against the paper's {paper_fs():.2f}")
+        if r['setting'] == 'n_images':
+            r['why'] = (f"every SSDC (per layer, under RPI, and the α sweep's ΔSSDC) on {plan['n_images']:,} evenly "
+                        f"spaced test images; every accuracy and Fragility Score, the α sweep's included, on all "
+                        f"{half:,} images of a half in the {study_kind()} study (split `{plan['split']}`; the paper: "
+                        f"its last batch of 1,000 for SSDC, all 5,000 for FS). Project choice")
+        if r['setting'] == 'fragility_images':
+            r['why'] = (f"every image of the half that reports: {half:,} in the {study_kind()} study (the paper: all "
+                        f"5,000 of its validation images)")
+        if r['setting'] == 'corruptions':
+            r['why'] = r['why'].replace('severity curves, our extension', 'severity curves; a ladder setting (the '
+                                        'damage-matched one) decides C4 and C5 in the confirmatory study')
     return rows
 
 def deviations_page(preset='cpu') -> str:

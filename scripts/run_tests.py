@@ -77,19 +77,55 @@ def check_docs():
         return c.returncode == 0, f"{b.stdout.splitlines()[-1]}\n{c.stdout[-6000:]}\n{c.stderr[-2000:]}"
 
 def check_claims():
-    """The current claims code recomputes every part of the committed claims.csv of reports/cpu (confirmatory) and
-    reports/cpu-exploratory from their tables, numbers and verdicts identical (a planted change in a copy is caught)."""
+    """scripts/check_claims.py passes on the committed studies, and fails on three planted changes in copies: one value
+    of claims.csv; a coordinated edit of a merged table, its SHA-256 in the manifest and claims.csv (caught by the
+    re-derivation from the parts); a changed threshold in a copy of the pre-registration's block."""
     r = sh(sys.executable, 'scripts/check_claims.py')
     if r.returncode != 0: return False, r.stdout[-4000:] + r.stderr[-2000:]
     with tempfile.TemporaryDirectory(prefix='pe_anchor-claims-') as d:
-        shutil.copytree(ROOT / 'reports' / 'cpu', f'{d}/cpu')
-        path = Path(f'{d}/cpu/claims.csv')
+        cpu = Path(d) / 'cpu'; cpu.mkdir()
+        for f in ('manifest.json', 'claims.csv'): shutil.copy(ROOT / 'reports' / 'cpu' / f, cpu / f)
+        shutil.copytree(ROOT / 'reports' / 'cpu' / 'tables', cpu / 'tables')
+        path = cpu / 'claims.csv'
         rows = list(csv.reader(path.open(encoding='utf-8', newline='')))
         rows[1][rows[0].index('ours')] = '0.123456'  # a planted change in the first part's value
         with path.open('w', encoding='utf-8', newline='') as f: csv.writer(f, lineterminator='\n').writerows(rows)
-        planted = sh(sys.executable, 'scripts/check_claims.py', f'{d}/cpu')
+        planted = sh(sys.executable, 'scripts/check_claims.py', str(cpu))
+        shutil.copy(ROOT / 'reports' / 'cpu' / 'claims.csv', path)
+        coordinated = sh(sys.executable, '-c', COORDINATED, str(cpu))
+        if coordinated.returncode != 0: return False, 'the coordinated edit failed: ' + coordinated.stderr[-2000:]
+        edited = sh(sys.executable, 'scripts/check_claims.py', str(cpu))
+        block = Path(d) / 'preregistration-cpu.md'
+        block.write_text((ROOT / 'data' / 'preregistration-cpu.md').read_text(encoding='utf-8')
+                         .replace('"epsilon": 0.05', '"epsilon": 0.04'), encoding='utf-8')
+        threshold = sh(sys.executable, 'scripts/check_claims.py', str(cpu), '--prereg', str(block))
     if planted.returncode == 0: return False, "a planted change in claims.csv was not caught"
+    if edited.returncode == 0 or 'differ:' not in edited.stdout:
+        return False, "a coordinated edit (table, its SHA-256, claims.csv) was not caught:\n" + edited.stdout[-2000:]
+    if threshold.returncode == 0 or 'epsilon' not in threshold.stdout:
+        return False, "a changed threshold in the pre-registration's block was not caught"
     return True, r.stdout
+
+COORDINATED = """import json, sys, hashlib
+from pathlib import Path
+import pandas as pd
+from pe_anchor.confirm import study_claims
+from pe_anchor.paper import committed_tables
+from pe_anchor.plan import read_plan
+out = Path(sys.argv[1]); m = json.loads((out / 'manifest.json').read_text())
+f = 'tables/fragility/fragility.csv'; t = pd.read_csv(out / f); t.loc[t.condition == 'rope', 'fs'] += 0.05
+t.to_csv(out / f, index=False)
+sha = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()
+def rehash():
+    for u in m['units'].values():
+        u['sha256'] = {g: sha(out / g) if (out / g).is_file() else h for g, h in u.get('sha256', {}).items()}
+    (out / 'manifest.json').write_text(json.dumps(m, indent=1))
+rehash()
+tables = {k: v for k, v in committed_tables(out).items() if k != 'claims'}
+study_claims(tables, read_plan(out)[0]).to_csv(out / 'claims.csv', index=False)
+(out / 'tables/claims/claims.csv').write_bytes((out / 'claims.csv').read_bytes())
+rehash()
+"""
 
 def check_remerge():
     """A merge of the committed parts (reports/cpu-parts/*, the ones reports/cpu's manifest names) into a temporary

@@ -49,6 +49,16 @@ def study_start(parts:list) -> str:
     return min(starts).strftime('%Y-%m-%d %H:%M:%S') if starts else 'unknown'
 
 
+def peak_table() -> list:
+    "C7's peak layer per condition and seed, as markdown rows (`pe_anchor.record.peak_layers`)."
+    sys.path.insert(0, str(ROOT))
+    from pe_anchor.paper import committed_tables
+    from pe_anchor.record import peak_layers
+    pk = peak_layers(committed_tables(OUT)['ssdc_profiles'])
+    return (['| condition | ' + ' | '.join(f'seed {s}' for s in pk.columns) + ' |', '|---' * (len(pk.columns) + 1) + '|']
+            + [f"| `{c}` | " + ' | '.join(str(int(v)) for v in r) + ' |' for c, r in pk.iterrows()])
+
+
 def page() -> str:
     sys.path.insert(0, str(ROOT))
     from pe_anchor.confirm import preregistration, preregistration_record
@@ -103,17 +113,27 @@ def page() -> str:
          'The prediction is the pre-registration\'s, written before any run of this study was trained. The primary '
          'verdict uses the pre-registered deciding parts: paired by seed, Holm within the claim, every choice on the '
          'selection half, every reported number on the report half.', '',
-         '| claim | exploratory verdict (batch RPI) | predicted | **confirmatory primary verdict** | deciding parts holding '
-         '| as predicted? | severity counts (C4, C5) |', '|---|---|---|---|---|---|---|']
+         '| claim | exploratory verdict (batch RPI) | predicted | **confirmatory primary verdict** | where another '
+         'reading or estimator gives another verdict | deciding parts holding | as predicted? | severity counts (C4, C5) |',
+         '|---|---|---|---|---|---|---|---|']
+    other = make_readme.other_readings(claims)
     for c, p in sorted(prim.items()):
         d = deciding.get(c, [])
         guess = pred.get(c, ('', ''))[1]
         same = 'yes' if any(g.strip().startswith(p['part_verdict']) for g in re.split(r' or |:', guess)) else 'no'
         L.append(f"| {c} | {old.get(c, 'n/a')} | {guess} | **{p['part_verdict']}** | "
+                 f"{'<br>'.join(other.get(c, [])) or 'none'} | "
                  f"{sum(v == 'holds' for v in d)} of {len(d)} | {same} | {'<br>'.join(counts.get(c, []))} |")
     changed = [c for c, p in sorted(prim.items()) if old.get(c) and old[c] != p['part_verdict']]
     L += ['', f"Verdicts that differ from the exploratory study's: {', '.join(changed) or 'none'}. Each claim's "
               "parts, numbers and intervals are in `claims.csv` and the report.", '',
+          '## What the labels rest on', '',
+          'A reading is how the code settles a phrase of the pre-registration that admits two; the primary is the '
+          "document's own definition where it gives one (the Departures below say why, for each). Each claim's verdict "
+          'under the other reading is in `claims.csv` (role `reading`).', '',
+          *[f"- {x}" for x in make_readme.label_notes(OUT)], '',
+          "C7's measured peak layer of SSDC under batch RPI, per condition and seed (layers 0-3):", '',
+          *peak_table(), '',
           '## What changed from the exploratory study', '',
           f"- **Runs**: seeds {make_readme.seed_range(seeds)} ({len(seeds)} per condition) instead of "
           f"{make_readme.seed_range(block['exploratory']['seeds'])}; the training recipe is the same (the preset the "
@@ -124,7 +144,10 @@ def page() -> str:
           'seeds, Holm within the claim; the exploratory verdicts are per part and unpaired (Welch), uncorrected.',
           '- **Severity**: C4 and C5 are decided at the damage-matched JPEG setting chosen from `none` on the '
           'selection half; the paper\'s nominal settings and every ladder setting are secondary, summarised as counts '
-          'of each verdict. The exploratory study decided at the nominal setting only.',
+          'of each verdict. The exploratory study decided at the nominal setting only. The floor: '
+          + make_readme.label_notes(OUT)[-1].split(': ', 1)[1],
+          '- **Intervals**: paired t only; the unpaired (Welch) intervals of the first confirmatory `claims.csv` are '
+          'gone (the exploratory study keeps them; the departure gives their effect).',
           '- **C6 and C7**: C6 reads the JPEG FS rise at the smallest α keeping 75 % of every seed\'s accuracy; C7 '
           'uses D = R_e − θ·R with every seed (the exploratory statistic kept only seeds with a clear rise).', '',
           '## Departures from the pre-registration', '',
