@@ -203,6 +203,7 @@ def _write_marker(folder:Path):
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f'.{OUT_MARKER}.', suffix='.tmp')
     try:
         with os.fdopen(fd, 'w') as f: f.write(body); f.flush(); os.fsync(f.fileno())
+        umask = os.umask(0); os.umask(umask); os.chmod(tmp, 0o644 & ~umask)  # as any other file, not 0600
         old, p = marker_body(folder), folder / OUT_MARKER
         if (p.exists() or p.is_symlink()) and (old or {}).get('folder') != folder_identity(folder):
             os.replace(tmp, p)  # a copied marker, or a file of that name the user let an adoption replace

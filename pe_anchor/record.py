@@ -5,6 +5,7 @@
 # %% ../nbs/lib/21b_record.ipynb #rec00003
 from __future__ import annotations
 import numpy as np, pandas as pd
+from .core import PE_CONDITIONS
 from .claims import layer_curves
 from .claims_table import claims_table
 from .confirm import WELCH, fs_at, part_test, paired, damage_matched_setting, claim_decisions
@@ -32,7 +33,7 @@ def welch_vs_paired(tables:dict, # the study's tables ('fragility' at least)
 
 # %% ../nbs/lib/21b_record.ipynb #rec00009
 def peak_layers(prof:pd.DataFrame, # profile rows (`ssdc_profiles`)
-                conditions=('ape', 'sincos', 'rope'), estimator:str='batch') -> pd.DataFrame:
+                conditions=PE_CONDITIONS, estimator:str='batch') -> pd.DataFrame:
     "Per condition (rows) and seed (columns): the layer at which SSDC under RPI `estimator` is largest."
     rows = {c: layer_curves(prof, c, estimator).idxmax(axis=1) for c in conditions}
     return pd.DataFrame({c: v for c, v in rows.items() if len(v)}).T.rename_axis(index='condition', columns='seed')
