@@ -10,7 +10,9 @@ epochs, the same share of the test images for SSDC) but the `smoke` preset's tin
 so it takes a minute: the count of passes depends on the settings, not on the model. Every call of the one evaluation loop (`pe_anchor.measure.forward_batches`) is
 recorded with what decides its output: the weights, the images, the RPI estimator and its seed, α and the batch size.
 A pass whose key was seen before (in the same analysis or an earlier one) is a repeat; the floor is the passes minus
-the repeats. `ssdc_only` counts passes that feed only SSDC, which stop after the last block's `ln1` tokens."""
+the repeats. `ssdc_only` counts passes that feed only SSDC, which stop after the last block's `ln1` tokens. An
+analysis that `needs` others (`pe_anchor.units.Analysis.needs`) is given their per-run tables of the same run as the
+engine gives them: written as stored results and read back."""
 import argparse, hashlib, sys, tempfile
 from pathlib import Path
 import pandas as pd, torch
@@ -29,10 +31,21 @@ def recorder(log:list, state:dict):
     real = M.forward_batches
     def counted(model, images, mean, std, rpi=None, seed=0, pe_scale=1.0, batch_size=500, device=None, **forward):
         key = (weights(model), digest(images), rpi, seed if rpi else None, float(pe_scale), batch_size)
-        log.append(dict(analysis=state['analysis'], condition=state['condition'], key=key, images=len(images),
-                        ssdc_only='capture' in forward))
-        return real(model, images, mean, std, rpi, seed, pe_scale, batch_size, device, **forward)
+        row = dict(analysis=state['analysis'], condition=state['condition'], key=key, images=len(images),
+                   ssdc_only=False)
+        log.append(row)
+        for out in real(model, images, mean, std, rpi, seed, pe_scale, batch_size, device, **forward):
+            row['ssdc_only'] = out is None  # a capture ended the pass before the logits
+            yield out
     return real, counted
+
+def read_back(tables:dict, folder:Path) -> dict:
+    "`tables` written as a stored result is (`save_table`) and read back (`read_result`), as the engine passes them."
+    from pe_anchor.files import save_table
+    from pe_anchor.stored import read_result
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, df in tables.items(): save_table(df, folder / f'{k}.csv')
+    return {k: read_result(folder / f'{k}.csv') for k in tables}
 
 def count(out:Path) -> pd.DataFrame:
     import pe_anchor.measure as M
@@ -49,11 +62,14 @@ def count(out:Path) -> pd.DataFrame:
     log, state = [], {}
     real, counted = recorder(log, state)
     M.forward_batches = counted
+    stored = {}  # (analysis, condition): its per-run tables, read back from CSV for the analyses that need them
     try:
         for name, a in ANALYSIS_UNITS.items():
             for c, s in a.keys(study):
                 state.update(analysis=name, condition=c)
-                a.per_run(runs[c], study, out / 'corrupted', None)
+                given = dict(inputs={n: stored[(n, c)] for n in a.needs}) if a.needs else {}
+                tables = a.per_run(runs[c], study, out / 'corrupted', None, **given)
+                stored[(name, c)] = read_back(tables, out / 'results' / name / c)
     finally: M.forward_batches = real
     df, seen = pd.DataFrame(log), set()
     df['repeat'] = [int(k in seen or bool(seen.add(k))) for k in df.key]

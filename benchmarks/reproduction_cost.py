@@ -12,7 +12,7 @@ single-thread run), its thread count and the executor that trained it. The summa
 analyses' recorded seconds. Reads only; writes only `--out`.
 
 `--estimate` measures instead of reading: it reproduces the preset's full study with one seed per condition and
-one-epoch runs (`overrides={'epochs': 1}`, which needs the in-process engine; every analysis at the preset's
+one-epoch runs (`overrides={'epochs': 1}`; every analysis at the preset's
 settings) into an empty temporary out-dir and cache with `workers` local workers (the measured parts:
 `benchmarks/reproduction_parts.csv`), then scales each part to the preset's seeds and epochs: a run's CPU seconds x
 epochs (each epoch trains, evaluates and checkpoints alike; the run's fixed start-up is scaled too, so this errs
@@ -64,7 +64,7 @@ def measure_parts(preset:str, workers:int) -> pd.DataFrame:
     with tempfile.TemporaryDirectory(prefix='pe_anchor-cost-') as d:
         study = make_study(preset, 'all', 1, overrides={'epochs': 1})
         t0 = time.time()
-        reproduce(study, Path(d) / 'out', Path(d) / 'runs', engine='direct', executor=make_executor(workers=workers))
+        reproduce(study, Path(d) / 'out', Path(d) / 'runs', executor=make_executor(workers=workers))
         wall = time.time() - t0
         runs, analyses = run_rows(study, Path(d) / 'runs'), analysis_rows(Path(d) / 'out')
     rows = [dict(kind='run', name=n.split()[0], measured_s=c) for n, c in zip(runs.name, runs.cpu_s)]
@@ -120,7 +120,7 @@ def main():
     a.out = a.out or str(ROOT / 'benchmarks' / 'reproduction_cost.csv')
     from pe_anchor.plan import read_plan
     from pe_anchor.cache import default_cache_root
-    study, _ = read_plan(a.out_dir)
+    study = read_plan(a.out_dir)
     runs = run_rows(study, a.cache_root or default_cache_root())
     analyses = analysis_rows(a.out_dir)
     pd.concat([runs, analyses]).to_csv(a.out, index=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, importlib, json, os, re, sys, textwrap
 from pathlib import Path
 # the registries and parsers (core and files import no torch)
-from .core import CONDITIONS, ENGINES, EXECUTORS, PRESETS
+from .core import CONDITIONS, EXECUTORS, PRESETS
 from .config import MAX_SEED, make_config, parse_seeds
 from .files import check_out_dir, check_folder_choice
 
@@ -225,8 +225,6 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(p, 'out_dir', default=None, help='output folder (default: outputs/<preset>)')
     add_flag(p, 'cache_root', default=None, help='run cache (default: $PE_ANCHOR_CACHE, else ~/.cache/pe_anchor)')
     add_flag(p, 'device', default=None, help='training device (default: cuda if available)')
-    add_flag(p, 'engine', default='papermill', choices=ENGINES,
-             help='papermill: execute the section notebooks 04-07; direct: in-process (default: papermill)')
     p.add_argument('--study', '--analysis', dest='study', nargs='*', default=None, metavar='KEY=VALUE',
                    help='study settings (fields of pe_anchor.study.StudyConfig), e.g. n_images=500 '
                         "pe_scales=[1.0,0.5] rpi=image (default: the preset's)")
@@ -264,7 +262,8 @@ def in_parts(args, # the parsed `pe-anchor-paper` arguments
              plugins=(), # the plug-ins (`import_plugins`): the report of a merge loads them too
             ):
     "`--part`: compute a part of `study` into `out_dir`; `--merge`: merge the parts into `out_dir`."
-    from pe_anchor.parts import compute_part, merge_parts
+    from pe_anchor.parts import compute_part
+    from pe_anchor.merge import merge_parts
     if args.merge and args.part: raise ValueError("--part and --merge are two steps: give one of them")
     if args.merge:
         res = merge_parts(args.merge, out_dir, report=not args.no_report, progress=not args.quiet,
@@ -287,13 +286,14 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
     plugins = run_command(Parser(prog='pe-anchor-paper'), lambda: import_plugins(plugin_args(argv)))
     p = paper_parser(); args = p.parse_args(argv)
     def paper():
-        seeds, settings, engine = seeds_value(args.seeds), parse_overrides(args.study), args.engine
+        seeds, settings = seeds_value(args.seeds), parse_overrides(args.study)
         check_device_name(args.device)
         if args.out_dir and not args.redo_report: check_out_dir(args.out_dir, args.adopt_out_dir)  # before torch
         where = args.out_dir or f'outputs/{args.preset}'
         if not args.quiet: print(start_line(args.preset, args.quick, args.redo_report, where, args.merge), flush=True)
         from pe_anchor.study import make_study
-        from pe_anchor.paper import reproduce, rerender, default_out_dir
+        from pe_anchor.paper import reproduce, rerender
+        from pe_anchor.plan import default_out_dir
         from pe_anchor.executor import make_executor
         executor = make_executor(args.executor, workers=args.workers, partition=args.slurm_partition,
                                  time_min=args.slurm_time, gpus_per_run=args.slurm_gpus_per_run,
@@ -303,7 +303,6 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
         if args.quick:
             settings = PRESETS[args.preset].quick | settings
             seeds = seeds or settings.pop('seeds', None)
-            engine = 'direct' if settings.get('overrides') else engine  # the notebooks take no config overrides
             out_dir = args.out_dir or f'{out_dir}-quick'
         kw = dict(report=not args.no_report, progress=not args.quiet, adopt_out_dir=args.adopt_out_dir,
                   plugins=plugins)
@@ -311,7 +310,7 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
                                                      out_dir, executor, plugins)
         if args.redo_report: res = rerender(out_dir, **kw)
         else: res = reproduce(make_study(args.preset, args.conditions, seeds, **settings), out_dir, args.cache_root,
-                              args.device, engine, executor=executor, **kw)
+                              args.device, executor=executor, **kw)
         report = str(res['report']) if res['report'] else None
         if args.quiet:
             print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))

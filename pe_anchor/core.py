@@ -11,10 +11,9 @@ from dataclasses import dataclass
 __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CONDITION_COLORS', 'UNTRAINED_COLOR',
            'CONDITION_ORDER', 'SCALABLE', 'PE_CONDITIONS', 'CONTROLS', 'SWEPT', 'PERMUTATIONS', 'TRAIN_PERMUTES',
            'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANTS',
-           'TRAIN_AUGS', 'ENGINES', 'SPLITS', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED',
-           'PAPER_PRESET', 'CPU_PRESET', 'SMOKE_WHY', 'SMOKE_SIZED', 'SMOKE_PRESET', 'PRESETS', 'SECTIONS',
-           'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig',
-           'Preset']
+           'TRAIN_AUGS', 'SPLITS', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED', 'PAPER_PRESET',
+           'CPU_PRESET', 'SMOKE_WHY', 'SMOKE_SIZED', 'SMOKE_PRESET', 'PRESETS', 'SECTIONS', 'check_choice',
+           'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig', 'Preset']
 
 # %% ../nbs/lib/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -70,7 +69,6 @@ OPTIMIZERS, SCHEDULES, PRECISIONS = ('adamw', 'adam'), ('cosine', 'constant'), (
 INITS = ('paper', 'timm')  # `pe_anchor.models` initialisations
 ROPE_VARIANTS = {'paper': 10000., 'axial': 100., 'mixed': 10.}  # RoPE frequency layouts and their default bases
 TRAIN_AUGS = ('none', 'flip', 'crop_flip', 'rrc_flip')                      # `pe_anchor.augment.AUGMENTS`
-ENGINES = ('papermill', 'direct')  # how a reproduction runs its analyses: the notebooks, or in-process
 SPLITS = {  # how the test images divide between choosing settings and reporting numbers (`pe_anchor.measure`)
     'all': 'every test image both chooses and reports (the exploratory study; the paper)',
     'halves': 'within each class, even ranks form the selection half (every choice), odd ranks the report half '

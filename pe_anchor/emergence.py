@@ -5,18 +5,22 @@
 # %% ../nbs/lib/19_emergence.ipynb #3292b48e
 from __future__ import annotations
 import numpy as np, pandas as pd
+import torch
 import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 from .core import PAPER_LABELS, RPI_ESTIMATORS
 from .models import build_model
 from .measure import eval_set
+from .layers import check_estimators
+from .training import untrained_model
 from .study import StudyConfig, select_runs, run_tables, in_key_order
-from .interventions import MAX_FIGURE_WIDTH, SD_NOTE, figure_title, in_condition_order, model_profiles
+from .interventions import (MAX_FIGURE_WIDTH, SD_NOTE, figure_title, in_condition_order, model_profiles,
+                                     profile_rows)
 
 # %% auto #0
-__all__ = ['EMERGENCE_COLUMNS', 'LAYER_DASHES', 'LAYER_SYMBOLS', 'epoch_models', 'run_emergence', 'emergence_per_run',
-           'emergence_combine', 'emergence_table', 'emergence_summary', 'plot_emergence']
+__all__ = ['EMERGENCE_COLUMNS', 'LAYER_DASHES', 'LAYER_SYMBOLS', 'epoch_models', 'run_emergence', 'interventions_known',
+           'emergence_per_run', 'emergence_combine', 'emergence_table', 'emergence_summary', 'plot_emergence']
 
 # %% ../nbs/lib/19_emergence.ipynb #5af26d4c
 EMERGENCE_COLUMNS = ['condition', 'seed', 'epoch', 'layer', 'permuted', 'ssdc', 'perm_sd', 'n_perms', 'n_images',
@@ -33,6 +37,7 @@ def run_emergence(run, # a finished `Run` (its kept epoch weights)
                   rpi, # RPI estimators, e.g. `study.rpi`
                   half:str='all', # the half of the test split measured (`StudyConfig.report_half`)
                   n_images:int|None=None, # images measured (None or 0: the run's per-epoch monitor, `ssdc_images`)
+                  known=None, # `known(model, data)`: that model's `model_profiles` rows if already measured, else None
                  ) -> pd.DataFrame:
     "Per-epoch SSDC of one run (unpermuted and under each estimator), with each epoch's clean test accuracy."
     cfg = run.config
@@ -41,16 +46,45 @@ def run_emergence(run, # a finished `Run` (its kept epoch weights)
         if 'site' in s: s = s[s.site == 'ln1']
         return s.assign(perm_sd=np.nan, n_perms=1).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
     data = eval_set(cfg, n_images or cfg.train.ssdc_images or None, half)
-    rows = [model_profiles(m, data, n_perms, rpi, cfg.train.eval_batch_size, condition=cfg.condition,
-                           seed=cfg.train.seed).assign(epoch=e) for e, m in epoch_models(run)]
+    def profile(m):
+        r = None if known is None else known(m, data)
+        return model_profiles(m, data, n_perms, rpi, cfg.train.eval_batch_size, condition=cfg.condition,
+                              seed=cfg.train.seed) if r is None else r
+    rows = [profile(m).assign(epoch=e) for e, m in epoch_models(run)]
     return pd.concat(rows, ignore_index=True).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
+
+def _same_model(a, b) -> bool:
+    "Whether two models compute the same numbers: one architecture, on one device, with equal weights."
+    sa, sb = a.state_dict(), b.state_dict()
+    return (a.cfg == b.cfg and next(a.parameters()).device == next(b.parameters()).device and sa.keys() == sb.keys()
+            and all(torch.equal(sa[k], sb[k]) for k in sa))
+
+def interventions_known(run, # a finished `Run`
+                        study:StudyConfig, # its `n_perms` and `rpi`
+                        profiles:pd.DataFrame, # the interventions analysis's per-run `ssdc_profiles` of `run`
+                       ):
+    """`known` for `run_emergence`: the rows of a kept model that is the final model or the initialisation (same
+    architecture, device and weights), read from `profiles`, whose passes are the same ones; None for any other."""
+    c, s = run.config.condition, run.config.train.seed
+    first = untrained_model(c, study.preset, s, **study.run_overrides).to(next(run.model.parameters()).device)
+    modes = ['none', *check_estimators(study.rpi)]
+    def known(model, data):
+        trained = next((t for t, ref in ((True, run.model), (False, first)) if _same_model(model, ref)), None)
+        if trained is None: return None
+        rows = [profile_rows(profiles, trained, p, len(data[0]), study.n_perms) for p in modes]
+        return None if any(r is None for r in rows) else pd.concat(rows, ignore_index=True)
+    return known
 
 def emergence_per_run(run, # a finished `Run`
                       study:StudyConfig, # its `n_perms`, `rpi` and split
                       cache_dir=None, device=None, # unused: every analysis's per-run function takes them
+                      inputs:dict|None=None, # {'interventions': its per-run tables of `run`}: read, not measured again
                      ) -> dict:
-    "The per-run table of the emergence analysis: {'emergence': `run_emergence` on `n_images` of the report half}."
-    t = run_emergence(run, study.n_perms, study.rpi, study.report_half, study.n_images)
+    """The per-run table of the emergence analysis: {'emergence': `run_emergence` on `n_images` of the report half}.
+    With `inputs`, the initialisation and the final weights are read from the interventions analysis's profiles."""
+    prof = (inputs or {}).get('interventions', {}).get('ssdc_profiles')
+    known = None if prof is None else interventions_known(run, study, prof)
+    t = run_emergence(run, study.n_perms, study.rpi, study.report_half, study.n_images, known)
     return dict(emergence=t.assign(preset=run.config.preset))
 
 def emergence_combine(study:StudyConfig, # the study

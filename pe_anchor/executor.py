@@ -20,7 +20,7 @@ from .training import train_run, check_registries
 
 # %% auto #0
 __all__ = ['ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'task_name', 'submitit_options', 'run_tasks',
-           'train_task', 'train_all', 'map_runs']
+           'train_task', 'train_all', 'on_run', 'map_runs', 'Task', 'ready_tasks', 'check_graph', 'run_graph']
 
 # %% ../nbs/lib/13_executor.ipynb #17fc7af8
 @dataclass(frozen=True)
@@ -227,7 +227,7 @@ def train_all(configs:list, # `ExperimentConfig`s of the runs
     return [Run(run_dir(c, root)) for c in configs], rows
 
 # %% ../nbs/lib/13_executor.ipynb #274f6e0a
-def _run_task(fn, rdir:str, args:tuple):
+def on_run(fn, rdir:str, args:tuple):
     "One analysis task: `fn(Run(rdir), *args)` with the run's thread count."
     run = Run(rdir)
     with use_threads(run.config.train.threads): return fn(run, *args)
@@ -241,9 +241,105 @@ def map_runs(fn, # a module-level function of (run, *per_run arguments, *args)
             ) -> list:
     "`[fn(run, *per_run[i], *args) for i, run in enumerate(runs)]` through the executor, each with its run's threads."
     per_run = per_run or [()] * len(runs)
-    return run_tasks(_run_task, [(fn, str(r.dir), tuple(p) + args) for r, p in zip(runs, per_run)], executor, desc,
+    return run_tasks(on_run, [(fn, str(r.dir), tuple(p) + args) for r, p in zip(runs, per_run)], executor, desc,
                      progress)
 
 def _run_summary(run, digits:int) -> tuple:
     "A demonstration analysis: the run's condition, seed and rounded accuracy, and the threads it ran with."
     return run.config.condition, run.config.train.seed, round(run.test_acc, digits), torch.get_num_threads()
+
+# %% ../nbs/lib/13_executor.ipynb #77156c59
+@dataclass(frozen=True)
+class Task:
+    "One task of a graph: `fn(*args)`, started once every task it comes `after` has finished."
+    fn:object # a module-level function (pickled by reference)
+    args:tuple # its arguments
+    after:tuple=() # ids of the tasks that must finish first
+    cost:float=1.0 # among the tasks ready to start, the costliest starts first
+
+def ready_tasks(tasks:dict, # {id: Task}
+                done:set, # ids finished
+                started:set, # ids started (finished or running)
+               ) -> list:
+    "Ids of the tasks whose `after` are all done and that have not started: costliest first, then in given order."
+    ready = [i for i, t in tasks.items() if i not in started and all(a in done for a in t.after)]
+    return sorted(ready, key=lambda i: -tasks[i].cost)
+
+def check_graph(tasks:dict) -> dict:
+    "`tasks` if every `after` names a task of the graph and there is no cycle, else a ValueError naming one."
+    bad = next(((i, a) for i, t in tasks.items() for a in t.after if a not in tasks), None)
+    if bad: raise ValueError(f"Task {bad[0]!r} comes after {bad[1]!r}, which is not a task of the graph")
+    done = set()
+    while len(done) < len(tasks):
+        ready = ready_tasks(tasks, done, done)
+        if not ready: raise ValueError(f"The tasks {sorted(map(str, set(tasks) - done))[:3]} wait on each other")
+        done |= set(ready)
+    return tasks
+
+def run_graph(tasks:dict, # {id: Task}; ids are any hashable values
+              executor=None, # an `ExecutorConfig`, or what `make_executor` takes
+              desc:str='tasks', progress:bool=True,
+              folder=None, # submitit's job folder (default: `.submitit/` in the run cache)
+              on_done=None, # `on_done(id, result)`, called in this process before the tasks after `id` may start
+             ) -> dict:
+    """{id: result} of every task: one queue for the whole graph, each task started as soon as the tasks it comes
+    after are done, the costliest ready task first, and never more than `workers` at once (so no worker idles while a
+    task is ready)."""
+    ex, tasks = make_executor(executor), check_graph(dict(tasks))
+    with _bar(len(tasks), desc, progress) as bar:
+        n = local_workers(ex, len(tasks)) if ex.kind == 'local' else (ex.workers or usable_cores())
+        if ex.kind == 'local' and n == 1: return _graph_inline(tasks, bar, on_done)
+        if ex.kind == 'local': return _graph_pool(tasks, n, bar, on_done)
+        return _graph_submitit(tasks, _submitit(ex, Path(ex.folder or folder or default_cache_root() / '.submitit')),
+                               n, bar, on_done)
+
+def _finish(i, result, out:dict, done:set, bar, on_done):
+    "Record a finished task (and call `on_done`)."
+    out[i] = result
+    if on_done is not None: on_done(i, result)
+    done.add(i); bar.update()
+
+def _graph_inline(tasks:dict, bar, on_done) -> dict:
+    "The graph one task after another in this process."
+    out, done = {}, set()
+    while ready := ready_tasks(tasks, done, done):
+        i = ready[0]; _finish(i, tasks[i].fn(*tasks[i].args), out, done, bar, on_done)
+    return out
+
+def _graph_pool(tasks:dict, n:int, bar, on_done) -> dict:
+    "The graph on `n` local worker processes (as `_run_pool`: forked, or spawned with one GPU each)."
+    gpus = torch.cuda.is_available() and torch.cuda.device_count() > 0
+    ctx = mp.get_context('spawn' if gpus or torch.cuda.is_initialized() else 'fork')
+    devices = None
+    if gpus:
+        devices = ctx.Queue()
+        for d in range(torch.cuda.device_count()): devices.put(d)
+    out, done, running = {}, set(), {}
+    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(devices,)) as pool:
+        try:
+            while len(done) < len(tasks):
+                for i in ready_tasks(tasks, done, done | set(running.values()))[:n - len(running)]:
+                    running[pool.submit(tasks[i].fn, *tasks[i].args)] = i
+                finished, _ = wait_futures(set(running), return_when=FIRST_COMPLETED)
+                for f in finished: _finish(running.pop(f), f.result(), out, done, bar, on_done)
+        except BrokenProcessPool:
+            i = next(iter(running.values()), None)
+            raise RuntimeError(f"A worker process died (killed, or out of memory) during "
+                               f"{task_name(tasks[i].fn, tasks[i].args) if i is not None else 'a task'}; the "
+                               f"{len(done)} finished tasks are kept: run the same command again to resume") from None
+        except BaseException:
+            for f in running: f.cancel()
+            raise
+    return out
+
+def _graph_submitit(tasks:dict, sub, width:int, bar, on_done) -> dict:
+    "The graph as submitit jobs (Slurm, or local subprocesses), at most `width` at once."
+    out, done, running = {}, set(), {}
+    while len(done) < len(tasks):
+        for i in ready_tasks(tasks, done, done | set(running))[:width - len(running)]:
+            running[i] = sub.submit(tasks[i].fn, *tasks[i].args)
+        finished = [i for i, j in running.items() if j.done()]
+        for i in finished: _finish(i, running.pop(i).result(), out, done, bar, on_done)
+        if not finished: time.sleep(0.2)
+    return out
+

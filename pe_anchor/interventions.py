@@ -11,16 +11,18 @@ from .core import (PAPER_LABELS, CONDITION_COLORS, CONDITION_ORDER, UNTRAINED_CO
 from .core import N_PERMS
 from .study import StudyConfig, select_runs
 from .measure import eval_set, accuracy, seed_summary
+from .ssdc import SSDCAccumulator
 from .layers import layer_ssdc, ssdc_summary, check_estimators, permutation_seeds, estimator_batch_size
 from .training import untrained_model
 from .executor import map_runs
 
 # %% auto #0
-__all__ = ['SD_NOTE', 'PROFILE_COLUMNS', 'MODEL_COLUMNS', 'ESTIMATOR_DASH', 'PAPER_DASH', 'MAX_FIGURE_WIDTH', 'FIGURES',
-           'add_curve', 'in_condition_order', 'figure_title', 'condition_label', 'reference_curves', 'plot_ssdc_layers',
-           'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles', 'ssdc_profiles', 'model_columns',
-           'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary', 'reference_profiles', 'curve_label',
-           'curve_color', 'plot_figure', 'model_rpi_accuracy', 'run_rpi_accuracy', 'rpi_accuracy', 'plot_rpi_accuracy']
+__all__ = ['SD_NOTE', 'PROFILE_COLUMNS', 'PROFILE_ROW_COLUMNS', 'MODEL_COLUMNS', 'ESTIMATOR_DASH', 'PAPER_DASH',
+           'MAX_FIGURE_WIDTH', 'FIGURES', 'add_curve', 'in_condition_order', 'figure_title', 'condition_label',
+           'reference_curves', 'plot_ssdc_layers', 'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles',
+           'ssdc_profiles', 'profile_rows', 'model_columns', 'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary',
+           'reference_profiles', 'curve_label', 'curve_color', 'plot_figure', 'model_rpi_accuracy', 'run_rpi_accuracy',
+           'rpi_accuracy', 'plot_rpi_accuracy']
 
 # %% ../nbs/lib/17_interventions.ipynb #30f9824e
 def _rgba(hex_color:str, alpha:float) -> str:
@@ -105,6 +107,15 @@ def plot_similarity(table:pd.DataFrame, # `similarity_table` rows
     return fig
 
 # %% ../nbs/lib/17_interventions.ipynb #a7c0ca9e
+def _profile_pass(model, data, rpi, seed:int, pe_scale:float, batch_size:int, accuracies:list|None) -> pd.DataFrame:
+    """`layer_ssdc` of one pass; with `accuracies` (a list) the same pass runs on to the logits and appends its
+    top-1 accuracy, so that SSDC and accuracy of one (model, images, permutation seed, α) take one pass."""
+    if accuracies is None: return layer_ssdc(model, data, rpi, seed, pe_scale, batch_size=batch_size)
+    x, y, mean, std = data
+    acc = SSDCAccumulator(getattr(model, 'module', model).grid)
+    accuracies.append(accuracy(model, x, y, mean, std, batch_size, rpi, seed, pe_scale, capture=acc))
+    return acc.table()
+
 def model_profile(model, # a `pe_anchor.models.ViT`
                   data:tuple, # an `EvalSet` (images, labels, mean, std), e.g. `eval_set`
                   rpi=None, # None or 'none' (unpermuted), or an RPI estimator: 'batch' (the paper's) or 'image'
@@ -112,6 +123,7 @@ def model_profile(model, # a `pe_anchor.models.ViT`
                   pe_scale:float=1.0, # α, the positional scaling
                   batch_size:int=500, # evaluation batch size (the `batch` estimator uses the paper's 1,000)
                   condition:str='', seed:int=0, # the model: they pick its permutation seeds
+                  accuracies:list|None=None, # a list: each pass runs on to the logits and appends its top-1 accuracy
                   **labels, # other constant columns, e.g. trained=True
                  ) -> pd.DataFrame:
     "Per-layer SSDC of `model` (mean over K permutations under RPI), one row per layer."
@@ -121,7 +133,7 @@ def model_profile(model, # a `pe_anchor.models.ViT`
     else:
         seeds = permutation_seeds(n_perms, condition, seed, pe_scale, rpi)
         bs = estimator_batch_size(rpi, batch_size)
-    t = pd.concat([layer_ssdc(model, data, rpi, s, pe_scale, batch_size=bs) for s in seeds])
+    t = pd.concat([_profile_pass(model, data, rpi, s, pe_scale, bs, accuracies) for s in seeds])
     g = t.groupby('layer').ssdc
     out = pd.DataFrame(dict(ssdc=g.mean(), perm_sd=g.std(ddof=1), n_perms=g.size())).reset_index()
     meta = dict(condition=condition, seed=seed, **labels, permuted=rpi or 'none', alpha=float(pe_scale))
@@ -130,17 +142,22 @@ def model_profile(model, # a `pe_anchor.models.ViT`
 # %% ../nbs/lib/17_interventions.ipynb #0931c015
 PROFILE_COLUMNS = ['condition', 'seed', 'trained', 'layer', 'permuted', 'alpha', 'ssdc', 'perm_sd', 'n_perms',
                    'n_images', 'depth', 'preset']
+PROFILE_ROW_COLUMNS = ['layer', 'ssdc', 'perm_sd', 'n_perms', 'condition', 'seed', 'permuted', 'alpha', 'n_images',
+                       'depth']  # `model_profile`'s columns when it is given no labels
 
 def model_profiles(model, data, n_perms:int=N_PERMS, rpi=tuple(RPI_ESTIMATORS), batch_size:int=500,
+                   accuracies:dict|None=None, # {mode ('none' or an estimator): []}: those passes also give accuracy
                    **labels) -> pd.DataFrame:
     "`model_profile` unpermuted and under each RPI estimator in `rpi`, stacked."
-    modes = [None, *check_estimators(rpi)]
-    rows = [model_profile(model, data, p, n_perms, 1.0, batch_size, **labels) for p in modes]
+    modes, accuracies = [None, *check_estimators(rpi)], accuracies or {}
+    rows = [model_profile(model, data, p, n_perms, 1.0, batch_size, accuracies=accuracies.get(p or 'none'), **labels)
+            for p in modes]
     return pd.concat(rows, ignore_index=True)
 
 def run_profiles(run, # a finished `Run`
                  study:StudyConfig, # rpi, n_perms, n_images, the preset and overrides of its runs
                  untrained:bool=True, # also measure the model at initialisation
+                 accuracies:dict|None=None, # {mode: []}: the final model's passes of those modes give accuracies too
                 ) -> pd.DataFrame:
     "Per-layer SSDC of one run's final model (and its initialisation), unpermuted and under each RPI estimator."
     c, s = run.config.condition, run.config.train.seed
@@ -149,8 +166,8 @@ def run_profiles(run, # a finished `Run`
     if untrained:
         first = untrained_model(c, study.preset, s, **study.run_overrides)
         models.append((False, first.to(next(run.model.parameters()).device)))
-    rows = [model_profiles(m, data, study.n_perms, study.rpi, bs, condition=c, seed=s, trained=trained,
-                           preset=study.preset) for trained, m in models]
+    rows = [model_profiles(m, data, study.n_perms, study.rpi, bs, accuracies if trained else None, condition=c,
+                           seed=s, trained=trained, preset=study.preset) for trained, m in models]
     return pd.concat(rows, ignore_index=True)
 
 def ssdc_profiles(study:StudyConfig, # conditions, seeds, rpi, n_perms, n_images
@@ -161,6 +178,18 @@ def ssdc_profiles(study:StudyConfig, # conditions, seeds, rpi, n_perms, n_images
     "Tidy per-layer SSDC, unpermuted and under RPI, of every (condition, seed), trained and (optionally) untrained."
     rows = map_runs(run_profiles, select_runs(runs, study.analysed_keys), study, untrained, executor=executor)
     return pd.concat(rows, ignore_index=True)[PROFILE_COLUMNS]
+
+def profile_rows(profiles:pd.DataFrame, # `run_profiles` rows of one run (as computed, or read back from a stored CSV)
+                 trained:bool, # the final model (True) or its initialisation (False)
+                 permuted:str, # 'none' or an RPI estimator
+                 n_images:int, n_perms:int, # the images and K the rows must have been measured with
+                ) -> pd.DataFrame|None:
+    """The rows `model_profile(model, data, permuted, n_perms, 1.0, ...)` gives of that model (with no labels), read
+    from `profiles`; None when `profiles` holds no such rows, or measured them on another number of images or K."""
+    k = 1 if permuted == 'none' else n_perms
+    r = profiles[(profiles.trained == trained) & (profiles.permuted == permuted) & (profiles.alpha == 1.0)]
+    if r.empty or (r.n_images != n_images).any() or (r.n_perms != k).any(): return None
+    return r[PROFILE_ROW_COLUMNS].reset_index(drop=True)
 
 # %% ../nbs/lib/17_interventions.ipynb #76d537f9
 MODEL_COLUMNS = ('condition', 'seed', 'trained', 'alpha', 'preset', 'figure')
@@ -283,22 +312,27 @@ def plot_figure(profiles:pd.DataFrame, # `ssdc_profiles` rows (several seeds wel
 
 # %% ../nbs/lib/17_interventions.ipynb #ead8fd6f
 def model_rpi_accuracy(model, data, n_perms:int=N_PERMS, batch_size:int=500, rpi:str='batch',
-                       condition:str='', seed:int=0, **labels) -> dict:
+                       condition:str='', seed:int=0,
+                       measured:dict|None=None, # {'none': [clean acc.], rpi: [K acc.]} of these passes, if measured
+                       **labels) -> dict:
     "Clean accuracy and accuracy under RPI (mean and sample SD over K permutations) of one model."
     x, y, mean, std = data
-    seeds = permutation_seeds(n_perms, condition, seed, 1.0, rpi)
-    accs = [accuracy(model, x, y, mean, std, batch_size, rpi, s) for s in seeds]
+    seeds, measured = permutation_seeds(n_perms, condition, seed, 1.0, rpi), measured or {}
+    accs = measured.get(rpi) or [accuracy(model, x, y, mean, std, batch_size, rpi, s) for s in seeds]
+    clean = (measured.get('none') or [accuracy(model, x, y, mean, std, batch_size)])[0]
     return dict(condition=condition, seed=seed, **labels, permuted=rpi,
-                acc_clean=accuracy(model, x, y, mean, std, batch_size), acc_rpi=float(np.mean(accs)),
+                acc_clean=clean, acc_rpi=float(np.mean(accs)),
                 acc_rpi_perm_sd=float(np.std(accs, ddof=1)) if len(accs) > 1 else float('nan'),
                 n_perms=len(accs), n_images=len(y))
 
-def run_rpi_accuracy(run, study:StudyConfig, rpi:str) -> dict:
+def run_rpi_accuracy(run, study:StudyConfig, rpi:str,
+                     measured:dict|None=None, # accuracies of `run_profiles`' passes (its `accuracies`)
+                    ) -> dict:
     "Clean accuracy and accuracy under RPI of one finished run, with chance level."
     cfg = run.config
     data = eval_set(cfg, study.n_images, study.report_half)
-    return model_rpi_accuracy(run.model, data, study.n_perms, cfg.train.eval_batch_size, rpi,
-                              condition=cfg.condition, seed=cfg.train.seed, chance=1 / cfg.model.num_classes)
+    return model_rpi_accuracy(run.model, data, study.n_perms, cfg.train.eval_batch_size, rpi, condition=cfg.condition,
+                              seed=cfg.train.seed, measured=measured, chance=1 / cfg.model.num_classes)
 
 def rpi_accuracy(study:StudyConfig, # conditions, seeds, n_perms, n_images
                  runs:dict, # {(condition, seed): Run} holding the study's runs

@@ -154,21 +154,23 @@ def predict(model, # the model (evaluated in eval mode, its mode restored after)
             mean, std, # normalisation of the dataset
             batch_size:int=500, rpi:str|None=None, # RPI: None | 'batch' | 'image'
             seed:int=0, # seed of the permutation generator
-            pe_scale:float=1.0, device=None) -> torch.Tensor:
+            pe_scale:float=1.0, device=None,
+            **forward, # other arguments of the model's forward, e.g. `capture`: one pass gives tokens and labels
+           ) -> torch.Tensor:
     "Predicted labels of `images`, optionally under RPI and positional scaling."
     check_images(images, model.cfg.in_chans); batch_size = parse_int(batch_size, 'batch_size', 1)
     pe_scale, seed = parse_number(pe_scale, 'pe_scale'), parse_int(seed, 'seed')
     if rpi is not None: parse_choice(rpi, 'rpi', PERMUTATIONS)
     out = [o.argmax(-1).cpu() for o in forward_batches(model, images, mean, std, rpi, seed, pe_scale, batch_size,
-                                                       device)]
+                                                       device, **forward)]
     return torch.cat(out) if out else torch.zeros(0, dtype=torch.long)
 
 def accuracy(model, images, labels, mean, std, batch_size=500, rpi=None, seed=0, pe_scale=1.0,
-             device=None) -> float:
-    "Top-1 accuracy of `model` on uint8 `images` (see `predict`)."
+             device=None, **forward) -> float:
+    "Top-1 accuracy of `model` on uint8 `images` (see `predict`; `forward`, e.g. `capture`, goes to the model)."
     if len(labels) != len(images) or not len(labels):
         raise field_error('labels', f"{len(images)} labels, one per image (≥ 1)", len(labels))
-    return (predict(model, images, mean, std, batch_size, rpi, seed, pe_scale, device)
+    return (predict(model, images, mean, std, batch_size, rpi, seed, pe_scale, device, **forward)
             == labels.cpu()).float().mean().item()
 
 # %% ../nbs/lib/09_measure.ipynb #4fc3f50f

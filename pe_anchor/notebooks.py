@@ -8,11 +8,11 @@ import contextlib, logging, time, warnings
 from pathlib import Path
 import plotly.graph_objects as go
 from .files import atomic_write
-from .render import static_image
+from .render import static_image, render_report
 
 # %% auto #0
-__all__ = ['PLOTLY_MIME', 'nbs_dir', 'logged_kernel_manager', 'logged_to', 'PluginError', 'load_plugin', 'plugin_cell',
-           'with_plugins', 'run_notebook', 'add_static_fallback']
+__all__ = ['PLOTLY_MIME', 'REPORT_NOTEBOOK', 'LOG_FILE', 'nbs_dir', 'logged_kernel_manager', 'logged_to', 'PluginError',
+           'load_plugin', 'plugin_cell', 'with_plugins', 'run_notebook', 'add_static_fallback', 'write_report']
 
 # %% ../nbs/lib/23a_notebooks.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -115,8 +115,8 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None,
     import papermill as pm
     src = Path(name) if str(name).endswith('.ipynb') else nbs_dir() / f'{name}.ipynb'
     if not src.exists():
-        raise FileNotFoundError(f"Notebook {src} not found: the papermill engine needs a source checkout of pe_anchor "
-                                f"(or use engine='direct')")
+        raise FileNotFoundError(f"Notebook {src} not found: executing a notebook (the report, a section) needs a source "
+                                "checkout of pe_anchor (or reproduce without the report: report=False, --no-report)")
     dest = Path(dest); dest.parent.mkdir(parents=True, exist_ok=True)
     part, failed = dest.with_name(f'.{dest.name}.partial'), dest.with_name(dest.stem + '.failed.ipynb')
     log = Path(log or dest.parent / 'papermill.log'); log.parent.mkdir(parents=True, exist_ok=True)
@@ -156,3 +156,21 @@ def add_static_fallback(path) -> int:
     if n:
         with atomic_write(path, 'w') as f: nbformat.write(nb, f)
     return n
+
+# %% ../nbs/lib/23a_notebooks.ipynb #153052c9
+REPORT_NOTEBOOK = '08_claims'  # nbs/08_claims.ipynb: the claims and the report, executed against a reproduction
+LOG_FILE = 'logs/papermill.log'  # in a reproduction's folder: warnings and the kernels' own output
+
+def write_report(out, # the reproduction's output folder
+                 dest, # where `report.html` goes
+                 study, # its `StudyConfig`
+                 cache_root=None, # the run cache (None: provenance from the manifest)
+                 plugins=(), # modules the notebook imports first (`plugin_cell`)
+                ) -> Path:
+    "Execute the report notebook against `out` into `out/notebooks/08_claims.ipynb`; render it to `dest/report.html`."
+    out = Path(out)
+    ex = run_notebook(REPORT_NOTEBOOK, out / 'notebooks' / f'{REPORT_NOTEBOOK}.ipynb',
+                      dict(preset=study.preset, seeds=list(study.seeds), out_dir='.',
+                           cache_root=str(cache_root) if cache_root else None),
+                      cwd=out, log=out / LOG_FILE, plugins=plugins)
+    return render_report(ex, Path(dest) / 'report.html', title='pe_anchor: reproduction report')

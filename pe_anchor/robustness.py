@@ -308,6 +308,6 @@ def plot_severity(df:pd.DataFrame, # a tidy fragility table with curve rows
            "loses the paper's share of its accuracy")
     title = f'Fragility Score vs corruption severity (our extension)<br><sup>{sub}</sup>'
     return fig.update_layout(title=dict(text=title),
-                             template='simple_white', width=min(1260, 160 + 420 * len(corrs)), height=520,
+                             template='simple_white', width=min(1260, max(760, 160 + 420 * len(corrs))), height=520,
                              legend=dict(orientation='h', x=0.5, xanchor='center', y=-0.2, yanchor='top'),
                              margin=dict(b=110))

@@ -14,11 +14,12 @@ from .study import StudyConfig, check_scalable, select_runs, run_tables, in_key_
 from .files import save_table
 from .measure import eval_set, seed_summary
 from .corruptions import PAPER_CORRUPTIONS
-from .fragility import fragility_table
+from .fragility import fragility_table, final_rows
 from .executor import worker_device
 from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label, in_condition_order,
                                      model_columns, delta_ssdc, model_profile, profile_summary, reference_profiles,
-                                     rpi_auc, rpi_measures, run_profiles, run_rpi_accuracy, PROFILE_COLUMNS)
+                                     rpi_auc, rpi_measures, run_profiles, run_rpi_accuracy, PROFILE_COLUMNS,
+                                     profile_rows)
 
 # %% auto #0
 __all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'SWEEP_PANELS', 'PANEL_CELLS', 'sweep_table', 'run_sweep', 'alpha_sweep',
@@ -55,21 +56,45 @@ def sweep_table(fs:pd.DataFrame, # `fragility_table` rows (RPI off) at each alph
     t = t.reindex(columns=SWEEP_COLUMNS).sort_values(order, ascending=[True, True, True, True, False])
     return t.reset_index(drop=True)
 
+def _known_fragility(inputs:dict|None, half:str, n_images:int) -> pd.DataFrame|None:
+    """The RPI-off α = 1 rows of the paper's corruptions on `half`, as `fragility_table` gives them, read from the
+    fragility analysis's per-run `fragility` table in `inputs`; None when it holds none measured on `n_images`."""
+    t = (inputs or {}).get('fragility', {}).get('fragility')
+    if t is None: return None
+    try: r = final_rows(t[(t.permuted == 'none') & (t.alpha == 1.0)], half, dict(corruptions=PAPER_CORRUPTIONS,
+                                                                                severities=None))
+    except KeyError: return None  # not every paper corruption on this half
+    return r if (r.n_images == n_images).all() else None
+
+def _sweep_fragility(run, study:StudyConfig, half:str, n_images, cache_dir, device,
+                     inputs:dict|None=None) -> pd.DataFrame:
+    "Clean, JPEG and blur accuracy and FS (RPI off) of `run` on `half` at every α; α = 1 read from `inputs` if there."
+    data = eval_set(run.config, n_images, half)
+    known = _known_fragility(inputs, half, len(data[0])) if 1.0 in study.pe_scales else None
+    todo = [a for a in study.pe_scales if known is None or a != 1.0]
+    fs = fragility_table([run], data, corruptions=PAPER_CORRUPTIONS, pe_scales=todo, cache_dir=cache_dir,
+                         device=worker_device(device)) if todo else None
+    if known is not None: fs = pd.concat([known if a == 1.0 else fs[fs.alpha == a] for a in study.pe_scales])
+    return fs.assign(half=half).reset_index(drop=True)
+
 def run_sweep(run, # a finished `Run` of a condition with a PE
               study:StudyConfig, # pe_scales, rpi, n_perms, n_images
               cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
               device=None,
+              inputs:dict|None=None, # per-run tables of this run: {'fragility': {...}, 'interventions': {...}}
              ) -> pd.DataFrame:
     ("ΔSSDC under RPI and the RPI area (on `n_images` of the report half), clean accuracy and JPEG/blur FS (RPI off; "
-     "on each half of the split) of one run at every α of the study.")
+     "on each half of the split) of one run at every α of the study. The α = 1 numbers that `inputs` hold (the same "
+     "passes) are read from them, not measured again.")
     cfg = run.config
     data, bs = eval_set(cfg, study.n_images, study.report_half), cfg.train.eval_batch_size
     n_fs = study.n_images if study.split == 'all' else study.fragility_images  # halves: every image of each half
-    fs = [fragility_table([run], eval_set(cfg, n_fs, h), corruptions=PAPER_CORRUPTIONS, pe_scales=study.pe_scales,
-                          cache_dir=cache_dir, device=worker_device(device)).assign(half=h) for h in study.halves]
-    fs = pd.concat(fs, ignore_index=True)
+    fs = pd.concat([_sweep_fragility(run, study, h, n_fs, cache_dir, device, inputs) for h in study.halves],
+                   ignore_index=True)
+    ip = (inputs or {}).get('interventions', {}).get('ssdc_profiles')
+    known = lambda a, e: None if ip is None or a != 1.0 else profile_rows(ip, True, e, len(data[0]), study.n_perms)
     prof = [model_profile(run.model, data, e, study.n_perms, a, bs, condition=cfg.condition, seed=cfg.train.seed)
-            for a in study.pe_scales for e in study.rpi]
+            if (r := known(a, e)) is None else r for a in study.pe_scales for e in study.rpi]
     return sweep_table(fs, pd.concat(prof, ignore_index=True), 1 / cfg.model.num_classes).assign(preset=study.preset)
 
 def alpha_sweep(study:StudyConfig, # seeds, pe_scales, rpi, n_perms, n_images
@@ -87,9 +112,11 @@ def scaling_per_run(run, # a finished `Run`
                     study:StudyConfig, # pe_scales, rpi, n_perms, n_images, split
                     cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
                     device=None,
+                    inputs:dict|None=None, # the fragility and interventions tables of this run (`run_sweep`)
                    ) -> dict:
     "The per-run table of the scaling analysis: {'alpha_sweep': `run_sweep`} for a swept condition, else {}."
-    return dict(alpha_sweep=run_sweep(run, study, cache_dir, device)) if run.config.condition in study.swept else {}
+    if run.config.condition not in study.swept: return {}
+    return dict(alpha_sweep=run_sweep(run, study, cache_dir, device, inputs))
 
 # %% ../nbs/lib/18_scaling.ipynb #fbbe93c9
 SWEEP_VALUES = ('delta_ssdc', 'fs_jpeg', 'fs_blur', 'acc_clean', 'rpi_auc')
@@ -224,9 +251,11 @@ def interventions_per_run(run, # a finished `Run`
                           study:StudyConfig, # rpi, n_perms, n_images, split
                           cache_dir=None, device=None, # unused: every analysis's per-run function takes them
                          ) -> dict:
-    "The per-run tables of the interventions analysis: SSDC profiles (trained and untrained) and RPI accuracy."
-    prof = run_profiles(run, study)[PROFILE_COLUMNS]
-    return dict(ssdc_profiles=prof, rpi_accuracy=pd.DataFrame([run_rpi_accuracy(run, study, 'image')]))
+    """The per-run tables of the interventions analysis: SSDC profiles (trained and untrained) and RPI accuracy. The
+    final model's unpermuted and image-RPI SSDC passes give the accuracies too (the same passes: one each)."""
+    measured = {'none': [], 'image': []}
+    prof = run_profiles(run, study, accuracies=measured)[PROFILE_COLUMNS]
+    return dict(ssdc_profiles=prof, rpi_accuracy=pd.DataFrame([run_rpi_accuracy(run, study, 'image', measured)]))
 
 def interventions_combine(study:StudyConfig, # the study
                           tables:dict, # the per-run tables of its runs, stacked in any order

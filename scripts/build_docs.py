@@ -47,20 +47,13 @@ CACHE = ROOT / 'build' / 'docs-cache'  # executed committed-result cells (git-ig
 COMMITTED = ROOT / 'reports' / 'cpu'    # the reproduction the site shows
 COMMITTED_HEADING = '## The committed result'
 EXPECT = '_pe_docs_expect.json'         # pages that must carry results, for scripts/check_docs.py
-FIGURES = {  # committed figure -> (caption, the paper's figure or table it redraws), in the paper's order
-    'glance': ('every claim at a glance: the statistic that decided its verdict, with its interval', 'none: our summary'),
-    'fig1b': ('SSDC per layer, unpermuted: untrained and trained ablated, trained APE', 'Fig. 1a, 1b'),
-    'fig4': ('SSDC per layer, unpermuted, every condition', 'Fig. 4 (App. C.1)'),
-    'fig2a': ('SSDC per layer under RPI, the PE models', 'Fig. 2a'),
-    'fig2b': ('SSDC per layer under RPI, ablated and RPT', 'Fig. 2b'),
-    'fig5': ("RPT's SSDC per layer, unpermuted and under RPI", 'Fig. 5 (App. C.2)'),
-    'fig3': ('Fragility Scores under JPEG and blur', 'Fig. 3 (Table 5)'),
-    'severity': ('Fragility Score against corruption severity', 'none: our extension'),
-    'alpha_sweep': ('ΔSSDC and JPEG FS as the PE is scaled by α', 'Tables 1, 3, 4 (no figure in the paper)'),
-    'emergence': ('SSDC per layer after every training epoch', 'none: our extension'),
-    'matched': ("FS of every PE model at the epoch matching the ablated model's accuracy", 'none: our extension'),
-    'rpi_accuracy': ('clean accuracy under RPI', 'none: not reported by the paper'),
-}
+GLANCE = ('every claim at a glance: the statistic that decided its verdict, with its interval', 'none: our summary')
+
+def figure_list() -> dict:
+    """{committed figure: (caption, the paper's figure or table it redraws)}: the claims' glance figure, then every
+    registered analysis's figures in the registry's order (`pe_anchor.units.figure_captions`, read when called)."""
+    from pe_anchor.units import figure_captions
+    return {'glance': GLANCE, **figure_captions()}
 REPORT_NB = '08_claims.ipynb'  # the notebook that renders a reproduction's report
 def committed_study() -> str:
     "'the confirmatory study (`reports/cpu`, seeds 100-105)', or the exploratory one: which study the site shows."
@@ -429,13 +422,14 @@ def results_page(name:str) -> str:
     if subs: lines.append('- folders: ' + ', '.join(f'[`{p.name}/`]({quote(p.name)}/)' for p in subs))
     figs = {p.stem: p for p in (d / 'figures').glob('*.png') if not skipped(p)} if (d / 'figures').is_dir() else {}
     if figs:
-        order = [k for k in FIGURES if k in figs] + sorted(k for k in figs if k not in FIGURES)
+        listed = figure_list()
+        order = [k for k in listed if k in figs] + sorted(k for k in figs if k not in listed)
         lines.append('\n## Figures\n')
         lines.append(f'Every figure of the report as committed in `reports/{name}/figures/` (PNG; SVG beside it), in the '
-                     f'paper\'s order, each with the paper\'s figure or table it redraws.\n')
+                     f'order of the analyses that draw them, each with the paper\'s figure or table it redraws.\n')
         lines.append('<div class="pe-docs-gallery">\n')
         for k in order:
-            caption, paper = FIGURES.get(k, (k, 'not mapped'))
+            caption, paper = listed.get(k, (k, 'not mapped'))
             lines.append(f'\n**{k}**: {caption}. *The paper: {paper}.*\n\n![{k}: {caption}](figures/{quote(figs[k].name)})\n')
         lines.append('\n</div>')
     return '\n'.join(lines) + '\n'

@@ -4,7 +4,7 @@ the current code, and the rules the code uses against the pre-registration's mac
     python scripts/check_claims.py [OUT ...] [--prereg FILE]   # default: reports/cpu and reports/cpu-exploratory
 
 1. **Re-derived from the parts** (a merged study, its manifest naming the parts in `reports/cpu-parts/`): the parts'
-   per-run results are combined again by the merge code (`pe_anchor.parts.merge_parts`, no report, no training) into
+   per-run results are combined again by the merge code (`pe_anchor.merge.merge_parts`, no report, no training) into
    a temporary folder; its `claims.csv` and every table must equal the committed ones byte for byte. A coordinated
    edit of a merged table, its SHA-256 in the manifest and `claims.csv` fails here.
 2. **The rules** (`--prereg`, default `data/preregistration-cpu.md`): epsilon, the confidence and one-sided level, the
@@ -12,7 +12,7 @@ the current code, and the rules the code uses against the pre-registration's mac
    premises, the floor guard's multiple and the preset's seeds, estimators, permutations and SSDC images must be what
    the block says. A changed threshold in the block fails here.
 3. **Recomputed from the committed tables**:
-Reads the analysis tables the reproduction's `manifest.json` lists (`pe_anchor.paper.committed_tables`: each file
+Reads the analysis tables the reproduction's `manifest.json` lists (`pe_anchor.plan.committed_tables`: each file
 checked against its recorded SHA-256) and runs the claims code on them: `pe_anchor.confirm.study_claims` (the
 pre-registered primary verdicts too) when the committed `claims.csv` has primary rows, else
 `pe_anchor.claims_table.claims_table`. Every part of the committed `claims.csv` must come out with every column the same
@@ -40,11 +40,11 @@ def recompute(out:Path) -> pd.DataFrame:
     from pe_anchor.claims_table import claims_table
     from pe_anchor.confirm import study_claims
     from pe_anchor.measure import paper_reference
-    from pe_anchor.paper import committed_tables
+    from pe_anchor.plan import committed_tables
     from pe_anchor.plan import read_plan
     tables = {k: v for k, v in committed_tables(out).items() if k != 'claims'}  # every file checked by its SHA-256
     old = pd.read_csv(out / 'claims.csv')
-    if 'role' in old and (old.role == 'primary').any(): return study_claims(tables, read_plan(out)[0], paper_reference())
+    if 'role' in old and (old.role == 'primary').any(): return study_claims(tables, read_plan(out), paper_reference())
     return claims_table(tables, paper_reference())
 
 def _same(a:pd.Series, b:pd.Series) -> np.ndarray:
@@ -93,7 +93,7 @@ def remerge(out:Path) -> list|None:
     "Files that differ between the committed study and a merge of its parts into a temporary folder (None: no parts)."
     import json, tempfile
     sys.path.insert(0, str(ROOT))
-    from pe_anchor.parts import merge_parts
+    from pe_anchor.merge import merge_parts
     folders = [p['folder'] for p in json.loads((out / 'manifest.json').read_text()).get('part', {}).get('merged', [])]
     if not folders: return None
     with tempfile.TemporaryDirectory(prefix='pe_anchor-check-') as d:

@@ -27,7 +27,7 @@ FREE_TEXT = ('note', 'statistic', 'claim_text', 'threshold', 'ci_method', 'setti
 
 def compute(dest:Path, env:dict|None=None) -> Path:
     "The golden smoke study computed whole (a part of every run, merged without a report) into `dest`."
-    code = ("import sys; from pe_anchor.parts import golden_study, compute_part, merge_parts; "
+    code = ("import sys; from pe_anchor.parts import golden_study, compute_part; from pe_anchor.merge import merge_parts; "
             "d = sys.argv[1]; s = golden_study(); "
             "compute_part(s, d + '/part', cache_root=d + '/cache', executor=dict(kind='local', workers=1), progress=False); "
             "merge_parts([d + '/part'], d + '/merged', report=False, progress=False)")

@@ -179,9 +179,9 @@ def other_readings(rows:list) -> dict:
 
 def label_notes(report:Path=REPORT) -> list:
     "What the labels rest on, computed from the committed tables: C6's reading, C7's peaks, C2's estimator, the floor."
-    rec, conf, paper = core('record'), core('confirm'), core('paper')
-    tables = {k: v for k, v in paper.committed_tables(report).items() if k != 'claims'}
-    claims = paper.committed_tables(report)['claims']
+    rec, conf, plan = core('record'), core('confirm'), core('plan')
+    tables = {k: v for k, v in plan.committed_tables(report).items() if k != 'claims'}
+    claims = plan.committed_tables(report)['claims']
     floor, est = rec.damage_floor(tables, conf.preregistration()), rec.estimator_note(claims)
     prim = claims[claims.role == 'primary'].set_index('claim').part_verdict
     alt = claims[claims.role == 'reading'].set_index(['claim', 'part']).part_verdict

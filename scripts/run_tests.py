@@ -57,7 +57,7 @@ def check_layers():
 REGISTRY_LITERALS = """
 import re, glob
 from pe_anchor import core
-names = 'PE_NAMES TRAIN_PERMUTES OPTIMIZERS SCHEDULES PRECISIONS INITS ROPE_VARIANTS TRAIN_AUGS ENGINES EXECUTORS'
+names = 'PE_NAMES TRAIN_PERMUTES OPTIMIZERS SCHEDULES PRECISIONS INITS ROPE_VARIANTS TRAIN_AUGS EXECUTORS'
 regs = {n: tuple(getattr(core, n)) for n in names.split()}
 regs |= {n: tuple(getattr(core, n)) for n in ('CONDITIONS', 'PERMUTATIONS', 'RPI_ESTIMATORS', 'PE_CONDITIONS', 'CONTROLS')}
 for f in sorted(glob.glob('pe_anchor/*.py')):
@@ -110,7 +110,7 @@ COORDINATED = """import json, sys, hashlib
 from pathlib import Path
 import pandas as pd
 from pe_anchor.confirm import study_claims
-from pe_anchor.paper import committed_tables
+from pe_anchor.plan import committed_tables
 from pe_anchor.plan import read_plan
 out = Path(sys.argv[1]); m = json.loads((out / 'manifest.json').read_text())
 f = 'tables/fragility/fragility.csv'; t = pd.read_csv(out / f); t.loc[t.condition == 'rope', 'fs'] += 0.05
@@ -122,7 +122,7 @@ def rehash():
     (out / 'manifest.json').write_text(json.dumps(m, indent=1))
 rehash()
 tables = {k: v for k, v in committed_tables(out).items() if k != 'claims'}
-study_claims(tables, read_plan(out)[0]).to_csv(out / 'claims.csv', index=False)
+study_claims(tables, read_plan(out)).to_csv(out / 'claims.csv', index=False)
 (out / 'tables/claims/claims.csv').write_bytes((out / 'claims.csv').read_bytes())
 rehash()
 """
@@ -134,7 +134,7 @@ def check_remerge():
     if not (cpu / 'manifest.json').exists(): return True, 'no committed study'
     folders = [p['folder'] for p in json.loads((cpu / 'manifest.json').read_text()).get('part', {}).get('merged', [])]
     if not folders: return False, 'reports/cpu/manifest.json names no merged parts'
-    code = ("import sys; from pe_anchor.parts import merge_parts; "
+    code = ("import sys; from pe_anchor.merge import merge_parts; "
             "merge_parts(sys.argv[2:], sys.argv[1], report=False, progress=False)")
     with tempfile.TemporaryDirectory(prefix='pe_anchor-remerge-') as d:
         parts = [str(ROOT / 'reports' / 'cpu-parts' / f) for f in folders]

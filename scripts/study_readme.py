@@ -17,7 +17,7 @@ EXPLORATORY = ROOT / 'reports' / 'cpu-exploratory'
 sys.path.insert(0, str(ROOT / 'scripts'))
 import parts_status  # noqa: E402  (each part's cost, from its manifest)
 import make_readme  # noqa: E402  (seed ranges)
-import build_docs  # noqa: E402  (FIGURES: each figure's caption and the paper's figure it redraws)
+import build_docs  # noqa: E402  (figure_list: every registered figure's caption and the paper's figure it redraws)
 
 
 
@@ -52,7 +52,7 @@ def study_start(parts:list) -> str:
 def peak_table() -> list:
     "C7's peak layer per condition and seed, as markdown rows (`pe_anchor.record.peak_layers`)."
     sys.path.insert(0, str(ROOT))
-    from pe_anchor.paper import committed_tables
+    from pe_anchor.plan import committed_tables
     from pe_anchor.record import peak_layers
     pk = peak_layers(committed_tables(OUT)['ssdc_profiles'])
     return (['| condition | ' + ' | '.join(f'seed {s}' for s in pk.columns) + ' |', '|---' * (len(pk.columns) + 1) + '|']
@@ -170,7 +170,7 @@ def page() -> str:
     each = ', '.join(f"{k} {u.get('seconds') or 0:.1f} s" for k, u in units.items())
     L += ['', f"The merge itself: {merge_s:.0f} s for the combined tables, the claims and the report ({each}).", '',
           '## Figures', '', '| figure | what it shows | the paper\'s |', '|---|---|---|']
-    L += [f"| [`{k}`](figures/{k}.png) | {what} | {paper} |" for k, (what, paper) in build_docs.FIGURES.items()
+    L += [f"| [`{k}`](figures/{k}.png) | {what} | {paper} |" for k, (what, paper) in build_docs.figure_list().items()
           if (OUT / 'figures' / f'{k}.png').exists()]
     return '\n'.join(L) + '\n'
 
