@@ -6,8 +6,8 @@
 from __future__ import annotations
 import numpy as np, pandas as pd
 from .core import PE_CONDITIONS, CONTROLS, RPI_ESTIMATORS
-from .corruptions import corruption_grid, corruption_params, setting
-from .robustness import paper_table5, paper_corruption
+from .corruptions import corruption_grid, corruption_params, setting, severity_strength
+from .robustness import paper_table5, paper_corruption, severity_rank
 from .scaling import paper_sweep, SWEEP_COLUMNS
 from .measure import paper_reference
 from .interventions import reference_profiles
@@ -18,7 +18,7 @@ from .claims import (ACC_KEPT, APPROX_ZERO, claim_verdict, CLAIMS, corruption_fs
 
 # %% auto #0
 __all__ = ['RPI_PART_ESTIMATORS', 'PAPER_CURVES', 'sweep_alphas', 'claim_statistics', 'paper_sources', 'fake_tables',
-           'severity_verdicts', 'severity_summary_rows', 'claims_table']
+           'severity_verdicts', 'severity_summary_rows', 'severity_pivot', 'claims_table']
 
 # %% ../nbs/lib/21_claims_table.ipynb #fc4c5638
 def _paired(a:pd.Series, b:pd.Series) -> pd.Series: return (a - b).dropna()
@@ -274,6 +274,17 @@ def severity_summary_rows(sv:pd.DataFrame) -> pd.DataFrame:
                          part_verdict=f'holds at {scope}', note=f'holds at {scope} of the {n} severities '
                          f'({holds} of {n}): {lists}', corruption=corr, severity='all'))
     return pd.DataFrame(rows)
+
+# %% ../nbs/lib/21_claims_table.ipynb #dig00006
+def severity_pivot(sv:pd.DataFrame, # `pe_anchor.claims_table.severity_verdicts`
+                  ) -> pd.DataFrame:
+    "One row per corruption setting, mild to harsh by number (not text), one column per claim: its verdict there."
+    strength = [severity_strength(k, None if s == 'paper' else s) for k, s in zip(sv.corruption, sv.severity)]
+    rank = [severity_rank(k, x) for k, x in zip(sv.corruption, strength)]
+    first = {k: i for i, k in enumerate(dict.fromkeys(sv.corruption))}
+    s = sv.assign(_c=sv.corruption.map(first), _r=rank).sort_values(['_c', '_r'], kind='stable')
+    t = s.pivot_table(index=['corruption', 'setting'], columns='claim', values='verdict', aggfunc='first', sort=False)
+    return t.fillna('')
 
 # %% ../nbs/lib/21_claims_table.ipynb #c5d6e7f8
 def claims_table(tables:dict, # 'ssdc_profiles', 'fragility', 'alpha_sweep' tables (any may be missing)

@@ -287,6 +287,8 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
     p = paper_parser(); args = p.parse_args(argv)
     def paper():
         seeds, settings = seeds_value(args.seeds), parse_overrides(args.study)
+        from pe_anchor.params import check_study_settings  # no torch: a bad --study fails in well under a second
+        check_study_settings(settings)
         check_device_name(args.device)
         if args.out_dir and not args.redo_report: check_out_dir(args.out_dir, args.adopt_out_dir)  # before torch
         where = args.out_dir or f'outputs/{args.preset}'

@@ -18,9 +18,9 @@ from .images import IMAGENET_MEAN, IMAGENET_STD, IMAGE_MODES, ImageSet, take_sub
 
 # %% auto #0
 __all__ = ['SYNTHETIC_CLASSES', 'SYNTHETIC_MEAN', 'SYNTHETIC_STD', 'FMNIST_DEB', 'FMNIST_MEAN', 'FMNIST_STD', 'FMNIST_CLASSES',
-           'IDX_STEMS', 'CIFAR_STATS', 'FULL_DECODE_BYTES', 'IMAGENET100_ENV', 'DATASETS', 'SPLITS', 'draw_synthetic',
-           'shape_pattern', 'render_synthetic', 'make_synthetic', 'split_seed', 'load_synthetic', 'read_idx',
-           'idx_file', 'DataNotFoundError', 'fmnist_dirs', 'find_fashion_mnist', 'download_fashion_mnist',
+           'IDX_STEMS', 'CIFAR_STATS', 'FULL_DECODE_BYTES', 'IMAGENET100_ENV', 'DATASETS', 'DATA_SPLITS',
+           'draw_synthetic', 'shape_pattern', 'render_synthetic', 'make_synthetic', 'split_seed', 'load_synthetic',
+           'read_idx', 'idx_file', 'DataNotFoundError', 'fmnist_dirs', 'find_fashion_mnist', 'download_fashion_mnist',
            'resize_uint8', 'load_fashion_mnist', 'load_cifar', 'load_cifar10', 'load_cifar100', 'split_dir',
            'class_dirs', 'check_classes', 'image_problem', 'folder_samples', 'load_imagefolder', 'cmc_classes',
            'imagenet100_root', 'load_imagenet100', 'get_dataset', 'dataset_for']
@@ -288,7 +288,7 @@ DATASETS = {
     'imagefolder': load_imagefolder,
     'synthetic': load_synthetic,
 }
-SPLITS = ('train', 'test')
+DATA_SPLITS = ('train', 'test')
 
 def get_dataset(name:str, # one of `DATASETS`
                 split:str, # 'train' or 'test'
@@ -300,7 +300,7 @@ def get_dataset(name:str, # one of `DATASETS`
                ) -> ImageSet:
     "Split `split` of dataset `name` as an `ImageSet` of uint8 images at `img_size`."
     loader = DATASETS[check_choice(name, DATASETS, 'dataset')]
-    check_choice(split, SPLITS, 'split'); check_choice(augment, AUGMENTS, 'augmentation')
+    check_choice(split, DATA_SPLITS, 'split'); check_choice(augment, AUGMENTS, 'augmentation')
     if int(img_size) != img_size or img_size < 1:
         raise ValueError(f"img_size must be a positive integer; got {img_size!r}")
     if subset < 0: raise ValueError(f"subset must be >= 0; got {subset!r}")

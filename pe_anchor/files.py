@@ -9,12 +9,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['TEMP_NAME', 'MAX_JSON', 'PROJECT', 'OUT_MARKER', 'OUT_LOCK', 'OUT_FORMAT', 'PE_NAMES', 'fsync_dir', 'atomic_write',
+__all__ = ['TEMP_NAME', 'MAX_JSON', 'PROJECT', 'OUT_MARKER', 'OUT_LOCK', 'OUT_FORMAT', 'OUT_NAMES', 'fsync_dir', 'atomic_write',
            'remove_stale_temps', 'read_regular', 'save_json', 'load_json', 'save_table', 'check_inside', 'repo_root',
            'home_folders', 'protected_folders', 'check_folder_choice', 'folder_identity', 'marker_body', 'manifest_id',
-           'read_marker', 'out_dir_state', 'sha256_of', 'recorded_files', 'adoption_risks', 'adoption_fingerprint',
-           'move_into', 'AdoptionRefused', 'check_out_dir', 'claim_out_dir', 'OutDirBusy', 'holder_stamp', 'open_lock',
-           'read_holder', 'out_dir_lock']
+           'read_marker', 'out_dir_state', 'sha256_of', 'file_sha256', 'file_problem', 'recorded_files',
+           'adoption_risks', 'adoption_fingerprint', 'move_into', 'AdoptionRefused', 'check_out_dir', 'claim_out_dir',
+           'OutDirBusy', 'holder_stamp', 'open_lock', 'read_holder', 'out_dir_lock']
 
 # %% ../nbs/lib/01_files.ipynb #95994a9c
 def fsync_dir(folder):
@@ -219,10 +219,27 @@ def _tie_manifest(folder:Path):
 
 # %% ../nbs/lib/01_files.ipynb #f76256a8
 # what pe_anchor writes at the top of an output folder: files, and folders it fills
-PE_NAMES = ('manifest.json', 'steps.csv', 'claims.csv', 'report.html', OUT_MARKER, 'tables', 'results', 'notebooks',
+OUT_NAMES = ('manifest.json', 'steps.csv', 'claims.csv', 'report.html', OUT_MARKER, 'tables', 'results', 'notebooks',
             'figures', 'logs', 'weights')
 
 def sha256_of(data:bytes) -> str: return hashlib.sha256(data).hexdigest()
+
+def file_sha256(path, # a file
+                what:str='file', # what it is, for the message
+               ) -> str:
+    "SHA-256 of the bytes of `path`, a regular file (a link or a folder: the ValueError of `read_regular`)."
+    return sha256_of(read_regular(path, what))
+
+def file_problem(path, # a file pe_anchor wrote
+                 sha256:str, # the SHA-256 recorded when it was written
+                 what:str='file', # what it is, for the message
+                 record:str='its record', # where the SHA-256 is recorded, for the message
+                ) -> str:
+    "Why `path` is not the file recorded with `sha256` ('' if it is): missing, a link or not a file, or changed."
+    try: h = file_sha256(path, what)
+    except FileNotFoundError: return f'{path}, listed in {record}, is missing'
+    except (OSError, ValueError) as e: return str(e)
+    return '' if h == sha256 else f'{path} changed since it was written (SHA-256 differs from {record})'
 
 def recorded_files(folder) -> dict:
     "{relative path: SHA-256} of the files the manifest of `folder` records: units' tables, a part's results, weights."
@@ -262,7 +279,7 @@ def adoption_risks(folder) -> list:
         if rel in (OUT_MARKER, 'manifest.json'): return not (tied if rel == 'manifest.json' else m is not None)
         p = folder / rel
         return p.is_symlink() or not p.is_file() or ours.get(rel) != sha256_of(p.read_bytes())
-    return [rel for rel in _files_under(folder, PE_NAMES) if risky(rel)]
+    return [rel for rel in _files_under(folder, OUT_NAMES) if risky(rel)]
 
 def adoption_fingerprint(risks:list) -> str:
     "The fingerprint of a list of files shown to the user (`--adopt-out-dir=FINGERPRINT` confirms that list)."

@@ -14,20 +14,21 @@ from .core import CONDITION_ORDER, DEEP, RPI_ESTIMATORS, check_choice
 from .config import as_list
 from .machine import default_device
 from .measure import eval_set, accuracy
-from .study import StudyConfig, select_runs, run_tables, in_key_order
+from .study import StudyConfig, in_key_order
 from .files import save_table
 from .cache import default_cache_root
 from .executor import worker_device
 from .corruptions import (KINDS, PAPER_CORRUPTIONS, corrupted_images, corruption_grid, corruption_params,
                                    get_corruption, images_fingerprint, setting)
-from .robustness import (_label, corruption_title, damage_matched, fragility_score, ordered_conditions,
-                                  paper_rows, severity_curves, severity_table, summarize_fragility, table5)
+from .robustness import (condition_label, corruption_title, damage_matched, figure_order, fragility_score,
+                                  ordered_conditions, paper_rows, severity_curves, severity_table, summarize_fragility,
+                                  table5)
 
 # %% auto #0
 __all__ = ['RESULT_FILES', 'model_entries', 'fragility_inputs', 'evaluate_entry', 'pixels_key', 'corrupted_sets',
            'default_corruption_cache', 'fragility_table', 'matched_from_tables', 'run_fragility', 'matched_table',
            'plot_matched', 'corrupted_dir', 'curve_results', 'final_rows', 'epoch_fragility', 'fragility_per_run',
-           'fragility_combine', 'fragility_experiment', 'write_results']
+           'fragility_combine', 'write_results']
 
 # %% ../nbs/lib/16a_fragility.ipynb #a2b82411
 def _entry(obj, condition=None, seed=None) -> dict:
@@ -170,15 +171,15 @@ def matched_table(df:pd.DataFrame) -> pd.DataFrame:
 
 def plot_matched(df:pd.DataFrame) -> go.Figure:
     "FS per condition at the final checkpoint and at the accuracy-matched epoch, for the paper's two corruptions."
-    t = matched_table(df); corrs = [c for c in PAPER_CORRUPTIONS if c in set(t.corruption)]
-    order = [_label(c) for c in ordered_conditions(t.condition)]
+    t = matched_table(df); corrs = figure_order(c for c in PAPER_CORRUPTIONS if c in set(t.corruption))
+    order = [condition_label(c) for c in ordered_conditions(t.condition)]
     fig = make_subplots(1, len(corrs), subplot_titles=[corruption_title(c) for c in corrs], horizontal_spacing=0.12)
     for j, corr in enumerate(corrs, 1):
         d = t[t.corruption == corr]
         for ck, style in [('final', dict(color='black', size=9)),
                           ('acc-matched', dict(color=DEEP[7], size=10, symbol='circle-open'))]:
             if f'fs_mean_{ck}' not in d: continue
-            fig.add_trace(go.Scatter(x=[_label(c) for c in d.condition], y=d[f'fs_mean_{ck}'], mode='markers',
+            fig.add_trace(go.Scatter(x=[condition_label(c) for c in d.condition], y=d[f'fs_mean_{ck}'], mode='markers',
                                      marker=style, name=ck, legendgroup=ck, showlegend=j == 1,
                                      customdata=np.c_[d[f'acc_clean_mean_{ck}'], d[f'epoch_mean_{ck}']],
                                      error_y=dict(array=np.nan_to_num(d[f'fs_sd_sample_{ck}'].to_numpy(float))),
@@ -280,20 +281,6 @@ def fragility_combine(study:StudyConfig, # the study
     return res
 
 # %% ../nbs/lib/16a_fragility.ipynb #5e6f7081
-def fragility_experiment(study:StudyConfig, # conditions, seeds, corruptions, matched, fragility_images
-                         runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
-                         cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
-                         out_dir=None, # where to write the tables (None = nowhere)
-                         device=None,
-                         executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
-                        ) -> dict:
-    "Plain and accuracy-matched fragility of the study's runs, and the severity curves: the tables."
-    rs = select_runs(runs, study.run_keys)
-    tables = run_tables(fragility_per_run, rs, study, cache_dir, device, executor=executor)
-    res = fragility_combine(study, tables) | dict(runs=rs)
-    if out_dir: write_results(res, out_dir)
-    return res
-
 RESULT_FILES = dict(table='fragility.csv', table5='table5.csv', matched_epochs='matched_epochs.csv',
                     severity='severity.csv', severity_summary='severity_summary.csv',
                     damage_matched='damage_matched.csv',

@@ -15,12 +15,13 @@ from .ssdc import SSDCAccumulator
 from .layers import layer_ssdc, ssdc_summary, check_estimators, permutation_seeds, estimator_batch_size
 from .training import untrained_model
 from .executor import map_runs
+from .robustness import condition_label
 
 # %% auto #0
 __all__ = ['SD_NOTE', 'PROFILE_COLUMNS', 'PROFILE_ROW_COLUMNS', 'MODEL_COLUMNS', 'ESTIMATOR_DASH', 'PAPER_DASH',
-           'MAX_FIGURE_WIDTH', 'FIGURES', 'add_curve', 'in_condition_order', 'figure_title', 'condition_label',
-           'reference_curves', 'plot_ssdc_layers', 'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles',
-           'ssdc_profiles', 'profile_rows', 'model_columns', 'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary',
+           'MAX_FIGURE_WIDTH', 'FIGURES', 'add_curve', 'in_condition_order', 'figure_title', 'reference_curves',
+           'plot_ssdc_layers', 'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles', 'ssdc_profiles',
+           'profile_rows', 'model_columns', 'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary',
            'reference_profiles', 'curve_label', 'curve_color', 'plot_figure', 'model_rpi_accuracy', 'run_rpi_accuracy',
            'rpi_accuracy', 'plot_rpi_accuracy']
 
@@ -59,11 +60,6 @@ SD_NOTE = 'mean ± 1 sample SD over seeds'  # the one SD convention of every fig
 def figure_title(title:str, note:str=SD_NOTE) -> str:
     "A figure title with a smaller second line (what the bands or bars mean)."
     return f'{title}<br><sup>{note}</sup>' if note else title
-
-def condition_label(c) -> str:
-    "Display name of a condition: the paper's label ('ape' -> 'APE', 'untrained-none' -> 'Untrained Ablated')."
-    c = str(c)
-    return 'Untrained ' + condition_label(c[10:]) if c.startswith('untrained-') else PAPER_LABELS.get(c, c)
 
 # %% ../nbs/lib/17_interventions.ipynb #81cc18b2
 def reference_curves(reference:pd.DataFrame) -> dict:

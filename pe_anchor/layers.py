@@ -6,13 +6,13 @@
 from __future__ import annotations
 import hashlib
 import numpy as np, pandas as pd
-from .core import RPI_ESTIMATORS, check_choice
+from .core import PAPER_RPI_BATCH, RPI_ESTIMATORS, check_choice
 from .ssdc import SSDCAccumulator
 from .measure import eval_set, stream_tokens, seed_summary
 
 # %% auto #0
-__all__ = ['SSDC_COLUMNS', 'IMAGE_COLUMNS', 'PAPER_RPI_BATCH', 'layer_ssdc', 'check_estimators', 'check_n_perms',
-           'permutation_seeds', 'estimator_batch_size', 'ssdc_summary', 'similarity_table']
+__all__ = ['SSDC_COLUMNS', 'IMAGE_COLUMNS', 'layer_ssdc', 'check_estimators', 'check_n_perms', 'permutation_seeds',
+           'estimator_batch_size', 'ssdc_summary', 'similarity_table']
 
 # %% ../nbs/lib/10_layers.ipynb #fe78cf49
 SSDC_COLUMNS = ['condition', 'seed', 'layer', 'site', 'permuted', 'alpha', 'ssdc', 'n_images']
@@ -38,8 +38,6 @@ def layer_ssdc(model, # a `pe_anchor.models.ViT`
     return acc.table().assign(**meta)[SSDC_COLUMNS + (IMAGE_COLUMNS if mode == 'image' else [])]
 
 # %% ../nbs/lib/10_layers.ipynb #3563e0cb
-PAPER_RPI_BATCH = 1000  # the author's code shuffles one batch of 1,000 evaluation images with one permutation
-
 def check_estimators(estimators, # 'batch', 'image', 'both', a comma string or a list of them
                     ) -> list:
     "RPI estimator names as a list, else a `ValueError` naming the valid ones."

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
 from .core import ExperimentConfig
-from .files import load_json
+from .files import load_json, file_problem
 from .models import ViT
-from .weights import committed_runs, committed_entry, committed_config, committed_model, sha256_bytes
+from .weights import committed_runs, committed_entry, committed_config, committed_model
 from .study import StudyConfig, study_from_dict
 from .measure import eval_set, accuracy
 from .fragility import fragility_table
@@ -63,8 +63,7 @@ def committed_result(run:CommittedRun, # a committed run (`committed_run`)
     files = load_json(folder / 'record.json', 'Result record', kind=dict)['files']
     out = {}
     for name, digest in sorted(files.items()):
-        data = (folder / name).read_bytes()
-        if sha256_bytes(data) != digest: raise ValueError(f"{folder / name} changed since it was committed")
+        if why := file_problem(folder / name, digest, 'committed result file'): raise ValueError(why)
         out[Path(name).stem] = pd.read_csv(folder / name, dtype={'severity': str})
     return out
 

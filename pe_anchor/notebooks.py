@@ -8,11 +8,11 @@ import contextlib, logging, time, warnings
 from pathlib import Path
 import plotly.graph_objects as go
 from .files import atomic_write
-from .render import static_image, render_report
+from .render import static_image, render_report, PLOTLY_MIME
 
 # %% auto #0
-__all__ = ['PLOTLY_MIME', 'REPORT_NOTEBOOK', 'LOG_FILE', 'nbs_dir', 'logged_kernel_manager', 'logged_to', 'PluginError',
-           'load_plugin', 'plugin_cell', 'with_plugins', 'run_notebook', 'add_static_fallback', 'write_report']
+__all__ = ['REPORT_NOTEBOOK', 'LOG_FILE', 'nbs_dir', 'logged_kernel_manager', 'logged_to', 'PluginError', 'load_plugin',
+           'plugin_cell', 'with_plugins', 'run_notebook', 'add_static_fallback', 'write_report']
 
 # %% ../nbs/lib/23a_notebooks.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -139,8 +139,6 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None,
     return dest
 
 # %% ../nbs/lib/23a_notebooks.ipynb #a96a1694
-PLOTLY_MIME = 'application/vnd.plotly.v1+json'
-
 def add_static_fallback(path) -> int:
     """Add a PNG (plotly's static export) beside every interactive plotly output of an executed notebook, in place:
     Jupyter draws the interactive figure, GitHub and nbconvert the PNG. Returns how many figures got one."""

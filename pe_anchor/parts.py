@@ -21,7 +21,8 @@ from .study import StudyConfig, make_study, study_to_dict, study_from_dict, stac
 from .fragility import corrupted_dir
 from .measure import paper_reference
 from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis, per_run_tables
-from .plan import file_sha256, read_manifest, read_plan, unit_fingerprints, write_plan, run_unit, check_inputs
+from .files import file_sha256
+from .plan import read_manifest, read_plan, unit_fingerprints, write_plan, run_unit, check_inputs
 from .stored import RESULTS, RECORD, result_folder, read_result, result_problem, read_record, stored_files, identity_problem
 
 # %% auto #0
@@ -66,7 +67,8 @@ def result_task(run, # a finished `Run` (the queue's worker loads it)
     st, a, t0 = study_from_dict(study), get_analysis(analysis), time.time()
     ident, fp = run_identity(run), analysis_fingerprint(a, study_from_dict(study))
     if not result_needed(out, a.name, run.dir.name, fp, ident): return read_record(out, a.name, run.dir.name)
-    inputs = {n: stored_tables(out, n, run.dir.name) for n in a.needs}
+    inputs = {n: stored_tables(out, n, run.dir.name) for n in a.needs  # stored (the queue ran them first) ...
+              if not result_problem(out, n, run.dir.name, analysis_fingerprint(n, st))}  # ... else computed here
     tables = per_run_tables(a, run, st, cache_dir, device, inputs)
     folder = result_folder(out, analysis, run.dir.name)
     stage = folder.with_name(f'.{folder.name}.partial')

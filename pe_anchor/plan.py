@@ -10,7 +10,7 @@ import pandas as pd
 from .core import check_choice
 from .config import package_version, parse_seeds
 from .files import (load_json, save_json, check_inside, atomic_write, move_into, check_out_dir,
-                             check_folder_choice)
+                             check_folder_choice, file_sha256, file_problem)
 from .machine import provenance, check_device
 from .training import run_dir
 from .cache import default_cache_root
@@ -21,9 +21,9 @@ from .confirm import preregistration
 
 # %% auto #0
 __all__ = ['ENGINE', 'PUBLISHED', 'SHA256', 'run_names', 'analysis_names', 'unit_names', 'unit_fingerprints',
-           'manifest_path_problem', 'check_manifest', 'read_manifest', 'file_sha256', 'unit_problem', 'unit_done',
-           'record_unit', 'drop_unit', 'write_plan', 'read_plan', 'run_unit', 'table_units', 'load_tables',
-           'committed_tables', 'describe_committed', 'default_out_dir', 'check_inputs']
+           'manifest_path_problem', 'check_manifest', 'read_manifest', 'unit_problem', 'unit_done', 'record_unit',
+           'drop_unit', 'write_plan', 'read_plan', 'run_unit', 'table_units', 'load_tables', 'committed_tables',
+           'describe_committed', 'default_out_dir', 'check_inputs']
 
 # %% ../nbs/lib/23_plan.ipynb #780b885a
 ENGINE = 'direct'  # recorded in every manifest's plan and fingerprints: the name the one engine (parts and a merge)
@@ -103,10 +103,6 @@ def read_manifest(out_dir) -> dict:
     p = Path(out_dir) / 'manifest.json'
     return check_manifest(load_json(p, 'manifest'), out_dir) if p.exists() else {}
 
-def file_sha256(path) -> str:
-    "SHA-256 of a file's bytes."
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
 def unit_problem(out_dir, unit:str, fingerprint:str) -> str:
     "Why `unit` in `out_dir` cannot be reused under `fingerprint` ('' if it can): missing, stale, unverified, changed."
     u = read_manifest(out_dir).get('units', {}).get(unit)
@@ -117,10 +113,7 @@ def unit_problem(out_dir, unit:str, fingerprint:str) -> str:
     if unhashed or not u['files']:
         return f"{unit!r} has no SHA-256 for {(unhashed or ['its files'])[0]} in the manifest, so it cannot be verified"
     for f in u['files']:
-        path = Path(out_dir) / f
-        if not path.is_file(): return f'{path} is missing'
-        if file_sha256(path) != hashes[f]:
-            return f'{path} changed since it was written (SHA-256 differs from the manifest)'
+        if why := file_problem(Path(out_dir) / f, hashes[f], 'table', 'the manifest'): return why
     return ''
 
 def unit_done(out_dir, unit:str, fingerprint:str) -> bool:
@@ -225,7 +218,7 @@ def committed_tables(out_dir, # a finished reproduction, possibly made by an ear
     for u in table_units():
         entry = units.get(u, {})
         for f in entry.get('files', []):
-            if not (out / f).is_file() or file_sha256(out / f) != entry.get('sha256', {}).get(f):
+            if file_problem(out / f, entry.get('sha256', {}).get(f), 'table', 'the manifest'):
                 raise ValueError(f"{out / f} is missing or not the file the manifest records (SHA-256): restore it")
             if f.endswith('.csv'): tables[Path(f).stem] = pd.read_csv(out / f)
     return tables

@@ -5,24 +5,22 @@
 # %% ../nbs/lib/27_results.ipynb #58e044b2
 from __future__ import annotations
 import re, textwrap
-from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
-from .core import CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, RPI_ESTIMATORS
+from IPython.display import HTML
+from .core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, DEEP,
+                            RPI_ESTIMATORS)
+from .render import display_table
 from .deviations import deviations
-from .files import load_json
-from .cache import run_dir
 from .interventions import figure_title
 from .claims import CLAIMS
-from .config import checkout_root
-from .confirm import preregistration
 
 # %% auto #0
-__all__ = ['VERDICT_COLORS', 'GLANCE_COLORS', 'EXPLORATORY_DIR', 'GLANCE_WIDTH', 'GLANCE_RIGHT', 'GLANCE_ROW',
-           'PROVENANCE_FIELDS', 'format_sweep', 'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts',
-           'format_rpi_summary', 'format_matched', 'glossary', 'threshold_bounds', 'part_margin', 'deciding_parts',
-           'nonzero_counts', 'paper_value', 'other_verdicts', 'primary_parts', 'exploratory_claims', 'side_by_side',
-           'plot_glance', 'runs_provenance', 'provenance_table', 'style_deviations']
+__all__ = ['VERDICT_COLORS', 'WIDE_COLUMNS', 'COLOUR_NAMES', 'GLANCE_COLORS', 'GLANCE_WIDTH', 'GLANCE_RIGHT', 'GLANCE_ROW',
+           'format_sweep', 'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts',
+           'format_rpi_summary', 'format_matched', 'glossary', 'threshold_bounds', 'part_margin', 'verdict_parts',
+           'nonzero_counts', 'paper_value', 'other_verdicts', 'primary_parts', 'plot_glance', 'claims_digest',
+           'claims_html', 'style_deviations']
 
 # %% ../nbs/lib/27_results.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
@@ -49,7 +47,7 @@ def format_sweep(summary:pd.DataFrame, condition:str, pe_scales=None, digits:int
              'clean acc ours': _ms(r.acc_clean_mean, r.acc_clean_sd_pop, r.n_seeds, digits),
              'clean acc paper': _ms(g(r, 'paper_acc_clean'), np.nan, 1, digits),
              'FS interpretable': bool(r.interpretable)} for _, r in s.iterrows()]
-    return pd.DataFrame(rows).set_index('α')
+    return display_table(pd.DataFrame(rows).set_index('α'))  # yes/no; a column the paper never filled left out
 
 # %% ../nbs/lib/27_results.ipynb #06f19593
 def deviations_table(preset:str='cpu', # one of `PRESETS`
@@ -63,6 +61,7 @@ def deviations_table(preset:str='cpu', # one of `PRESETS`
 def format_claims(claims:pd.DataFrame, digits:int=3) -> pd.DataFrame:
     "The claims table as printed: one row per part, our mean [95% interval], the paper's value, threshold and verdicts."
     f = lambda v: '' if pd.isna(v) else f"{v:.{digits}f}"
+    p = lambda v: '' if pd.isna(v) else f"{v:.{digits}g}"  # a p-value: 1e-05, not 0.000
     def ci(r):
         if not pd.isna(r.ci_low): return f"{f(r.ours)} [{f(r.ci_low)}, {f(r.ci_high)}]"
         return f(r.ours) + (' (1 seed)' if r.n_seeds == 1 else '')
@@ -72,17 +71,17 @@ def format_claims(claims:pd.DataFrame, digits:int=3) -> pd.DataFrame:
             'perm. SD': claims.perm_sd.map(f), 'paper': claims.paper.map(f), 'condition': claims.threshold,
             'part verdict': claims.part_verdict.where(claims.role != 'premise', 'premise: ' + claims.part_verdict)}
     cols.update({f'claim verdict ({e})': claims[f'verdict_{e}'] for e in RPI_ESTIMATORS if f'verdict_{e}' in claims})
-    if 'p_fail_holm' in claims and claims.p_fail_holm.notna().any(): cols['p_fail (Holm)'] = claims.p_fail_holm.map(f)
+    if 'p_fail_holm' in claims and claims.p_fail_holm.notna().any(): cols['p_fail (Holm)'] = claims.p_fail_holm.map(p)
     cols['note'] = claims.note.fillna('')
     cols['role'] = claims.role  # a part can be tested under the exploratory and the pre-registered rules
-    return pd.DataFrame(cols).set_index(['claim', 'role', 'RPI estimator', 'part'])
+    return display_table(pd.DataFrame(cols)).set_index(['claim', 'role', 'RPI estimator', 'part'])
 
 def _why(g:pd.DataFrame, v:str) -> str:
     "The parts that decided verdict `v` of one claim under one estimator, with their numbers."
     key = g[(g.part_verdict == v) & (g.role == 'test')] if v != 'holds' else g[g.role == 'test']
     num = lambda r: (f"{r.part}: {r.ours:.3f}"
                      + (f" [{r.ci_low:.3f}, {r.ci_high:.3f}]" if not pd.isna(r.ci_low) else '')
-                     + f" (needs {r.threshold}; paper {r.paper:.3f})")
+                     + f" (needs {r.threshold}" + ('' if pd.isna(r.paper) else f"; paper {r.paper:.3f}") + ')')
     notes = '; '.join(dict.fromkeys(n for n in key.note.fillna('') if n))
     if v == 'not testable' and notes: return notes
     return '; '.join(num(r) for r in key.itertuples() if not pd.isna(r.ours)) or notes or 'no data'
@@ -105,13 +104,19 @@ VERDICT_COLORS = {'holds': '#d4edda', 'does not hold': '#f8d7da', 'inconclusive'
 
 def _verdict_css(v) -> str:
     "Background of one table cell by the verdict it states ('' for other cells)."
-    key = str(v).removeprefix('premise: ')
+    key = str(v).split('\n')[0].removeprefix('premise: ')  # a digest's verdict cell: the verdict, then its reason
     return f'background-color: {VERDICT_COLORS[key]}' if key in VERDICT_COLORS else ''
 
-def style_verdicts(table:pd.DataFrame): # a formatted table with verdict columns (`format_claims`)
-    "`table` as a pandas Styler whose verdict cells are coloured: holds green, does not hold red, inconclusive amber."
-    cols = [c for c in table.columns if 'verdict' in c]
-    return table.style.map(_verdict_css, subset=cols)
+WIDE_COLUMNS = ('note', 'why', 'deciding parts', 'the claim')  # texts given room instead of a squeezed column
+
+def style_verdicts(table:pd.DataFrame): # a formatted table with verdict columns (`format_claims`, `claims_digest`)
+    """`table` as a pandas Styler whose verdict cells are coloured (holds green, does not hold red, inconclusive amber),
+    texts top-left aligned, line breaks kept, and long texts given room."""
+    cols, wide = [c for c in table.columns if 'verdict' in c], [c for c in table.columns if c in WIDE_COLUMNS]
+    return (table.style.map(_verdict_css, subset=cols)
+            .set_properties(**{'text-align': 'left', 'vertical-align': 'top', 'white-space': 'pre-line'})
+            .set_properties(subset=wide, **{'min-width': '300px'})
+            .set_table_styles([dict(selector='th', props='text-align: left; vertical-align: top;')]))
 
 # %% ../nbs/lib/27_results.ipynb #b76563d9
 def _by_condition(rows:list) -> list:
@@ -131,7 +136,7 @@ def format_rpi_summary(summary:pd.DataFrame, digits:int=3) -> pd.DataFrame:
              'ΔSSDC paper (Table 3/4, α = 1)': paper(r, 'paper_delta_ssdc_table'),
              'RPI area ours': cell(r, 'rpi_auc'), 'RPI area paper (Fig. 2)': paper(r, 'paper_rpi_auc_fig')}
             for r in _by_condition(s.to_dict('records'))]
-    return pd.DataFrame(rows).set_index(['model', 'RPI estimator'])
+    return display_table(pd.DataFrame(rows).set_index(['model', 'RPI estimator']))
 
 def format_matched(table:pd.DataFrame, digits:int=3) -> pd.DataFrame:
     """`matched_table` as printed: per model and corruption, epoch, clean accuracy and FS (mean ± population SD, as
@@ -145,12 +150,18 @@ def format_matched(table:pd.DataFrame, digits:int=3) -> pd.DataFrame:
             row[f'clean acc ({ck})'] = f"{r[f'acc_clean_mean_{ck}']:.{digits}f}"
             row[f'FS ({ck})'] = _ms(r[f'fs_mean_{ck}'], r[f'fs_sd_pop_{ck}'], 2, digits)
         rows.append(row)
-    return pd.DataFrame(rows).fillna('').set_index(['model', 'corruption'])
+    return display_table(pd.DataFrame(rows).set_index(['model', 'corruption']))
 
-def glossary() -> pd.DataFrame:
-    "The report's glossary: every condition's one label and colour here, and the names the paper gives it."
-    return pd.DataFrame([dict(key=c, label=PAPER_LABELS[c], colour=CONDITION_COLORS[c], paper_names=PAPER_NAMES[c])
-                         for c in CONDITIONS]).set_index('key')
+COLOUR_NAMES = dict(zip(DEEP, ('blue', 'orange', 'green', 'red', 'purple', 'brown', 'pink', 'grey', 'olive',
+                               'light blue')))  # the names of the figures' palette
+
+def glossary():
+    """The report's glossary as a Styler: every condition's one label, its colour (a swatch and the colour's name) and
+    the names the paper gives it."""
+    t = pd.DataFrame([dict(key=c, label=PAPER_LABELS[c], colour=COLOUR_NAMES.get(CONDITION_COLORS[c], ''),
+                           paper_names=PAPER_NAMES[c]) for c in CONDITIONS]).set_index('key')
+    swatch = lambda col: [f'border-left: 2.5em solid {CONDITION_COLORS[c]}; padding-left: 0.6em' for c in col.index]
+    return t.style.apply(swatch, subset=['colour'])
 
 # %% ../nbs/lib/27_results.ipynb #12b50466
 GLANCE_COLORS = {'holds': '#2e7d32', 'does not hold': '#c62828', 'inconclusive': '#d39e00', 'not testable': '#6c757d',
@@ -180,7 +191,7 @@ def _nominal(tests:pd.DataFrame) -> pd.DataFrame:
     return tests[keep] if keep.any() else tests
 
 # %% ../nbs/lib/27_results.ipynb #ed986780
-def deciding_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table.claims_table`)
+def verdict_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table.claims_table`)
                   ) -> pd.DataFrame:
     """Per claim and RPI estimator (one row if no part reads SSDC under RPI): the verdict and the part that decided it;
     with the pre-registered primary verdicts (`pe_anchor.confirm`), one row per claim: its primary verdict."""
@@ -255,27 +266,6 @@ def primary_parts(claims:pd.DataFrame) -> pd.DataFrame:
                          severities='; '.join(f"{x.corruption}: {nonzero_counts(x.note)}" for x in counts.itertuples())))
     return pd.DataFrame(rows)
 
-# %% ../nbs/lib/27_results.ipynb #5f6100ca
-EXPLORATORY_DIR = 'reports/cpu-exploratory'  # in a source checkout: the exploratory study that chose the cpu preset
-
-def exploratory_claims(study, # the reproduction's `StudyConfig`
-                       root=None, # the checkout (default: this package's, if it is one)
-                      ) -> pd.DataFrame|None:
-    "The exploratory study's claims table, for the pre-registered confirmatory study only (None otherwise or if absent)."
-    pr = preregistration()
-    if study.preset != pr['preset'] or list(study.seeds) != list(pr['seeds']): return None
-    path = Path(root or checkout_root()) / EXPLORATORY_DIR / 'claims.csv'
-    return pd.read_csv(path) if path.exists() else None
-
-def side_by_side(claims:pd.DataFrame, # the confirmatory claims table (with 'primary' rows)
-                 exploratory:pd.DataFrame, # the exploratory study's claims table
-                ) -> pd.DataFrame:
-    "Per claim: the confirmatory primary verdict beside the exploratory study's verdict per RPI estimator."
-    prim = claims[claims.role == 'primary'].set_index('claim').part_verdict.rename('confirmatory: primary verdict')
-    old = exploratory.groupby('claim', sort=False)[[f'verdict_{e}' for e in RPI_ESTIMATORS]].first()
-    old.columns = [f'exploratory: verdict ({e} RPI)' for e in RPI_ESTIMATORS]
-    return pd.concat([prim, old], axis=1).rename_axis('claim')
-
 # %% ../nbs/lib/27_results.ipynb #92ae965f
 def _glance_label(r:dict) -> str:
     "A row's tick label: the claim (and RPI estimator), and below it the deciding part."
@@ -311,7 +301,7 @@ def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table
                 title:str="Results at a glance: the paper's claims C1–C7",
                ) -> go.Figure:
     "Per claim (and RPI estimator): its deciding part, ours (95 % interval) vs the paper's value, coloured by verdict."
-    d = deciding_parts(claims).iloc[::-1].reset_index(drop=True)  # C1 at the top
+    d = verdict_parts(claims).iloc[::-1].reset_index(drop=True)  # C1 at the top
     y, (lo, hi), fig = np.arange(len(d)), _x_range(d), go.Figure()
     _holds_regions(fig, d, lo, hi)
     hover = [f"{r['statistic']}<br>needs {r['threshold']}; {r['agreeing']} of {r['parts']} parts {r['verdict']}"
@@ -340,40 +330,68 @@ def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table
         yaxis=dict(tickvals=y, ticktext=[_glance_label(r) for r in d.to_dict('records')], range=[-0.6, len(d) - 0.4]),
         legend=dict(orientation='h', x=0, y=-60 / (GLANCE_ROW * len(d) + 10), yanchor='top'))
 
-# %% ../nbs/lib/27_results.ipynb #ffb17b4f
-PROVENANCE_FIELDS = {'torch': ('versions', 'torch'), 'pe_anchor': ('versions', 'pe_anchor'), 'threads': ('threads',),
-                     'CPU capability': ('cpu', 'capability'), 'CPU': ('cpu', 'model'), 'device': ('device',),
-                     'git commit': ('git', 'commit')}
+# %% ../nbs/lib/27_results.ipynb #dig00002
+def _part_line(r, statistic:bool, estimator:bool, digits:int=3) -> str:
+    "One deciding part: name (statistic, estimator), our mean [95 % interval], the condition, the verdict, a note."
+    f = lambda v: f"{v:.{digits}f}"
+    ci = '' if pd.isna(r.ci_low) else f" [{f(r.ci_low)}, {f(r.ci_high)}]"
+    val = 'no value' if pd.isna(r.ours) else f(r.ours) + ci
+    name = r.part + (f" ({r.estimator} RPI)" if estimator and r.estimator != 'any' else '')
+    note = f" ({r.note})" if isinstance(r.note, str) and r.note else ''
+    stat, needs = (f" · {r.statistic}" if statistic else ''), ('' if pd.isna(r.threshold) else f", needs {r.threshold}")
+    return f"• {name}{stat}: {val}{needs} → {r.part_verdict}{note}"
 
-def runs_provenance(study, # the reproduction's `StudyConfig` (its runs)
-                    cache_root, # the run cache holding them
-                   ) -> list:
-    "The `provenance` of every run of `study` in `cache_root`, from its `done.json` (runs without one are skipped)."
-    out = []
-    for c, s in study.run_keys:
-        p = run_dir(study.config(c, s), cache_root) / 'done.json'
-        prov = load_json(p, 'Run marker').get('provenance') if p.exists() else None
-        if prov: out.append(prov | dict(run=f'{c} seed {s}'))
-    return out
+def _parts_text(g:pd.DataFrame, digits:int=3) -> str:
+    "A claim's deciding parts, one line each; a statistic they all share said once, above them."
+    stats, ests = list(dict.fromkeys(g.statistic)), set(g.estimator) - {'any'}
+    head = [f"{stats[0]}:"] if len(stats) == 1 else []
+    return '\n'.join(head + [_part_line(r, len(stats) > 1, len(ests) > 1, digits) for r in g.itertuples()])
 
-def _field(record:dict, path:tuple) -> str:
-    "One provenance field as text ('' if absent); a git commit shortened, '+ changes' if the checkout was dirty."
-    v = record
-    for k in path: v = v.get(k, {}) if isinstance(v, dict) else {}
-    if path == ('git', 'commit') and v: v = v[:10] + (' + changes' if record.get('git', {}).get('dirty') else '')
-    return '' if v == {} or v is None else str(v)
+def _exploratory_deciding(g:pd.DataFrame) -> pd.DataFrame:
+    "The test parts (paper's settings) that decided a claim's verdict under each estimator: all if it holds."
+    tests, keep = _nominal(g[g.role == 'test']), []
+    for e in [e for e in RPI_ESTIMATORS if f'verdict_{e}' in g]:
+        v, mine = g[f'verdict_{e}'].iloc[0], tests.estimator.isin([e, 'any'])
+        keep.append(mine & ((tests.part_verdict == v) | (v == 'holds')))
+    return tests[np.logical_or.reduce(keep)] if keep else tests
 
-def provenance_table(records:list, # provenance dicts (`runs_provenance`, or the manifest's `provenance`)
-                    ) -> pd.DataFrame:
-    "One row per distinct (torch, pe_anchor, threads, CPU capability, CPU, device, git commit), with how many records."
-    t = pd.DataFrame([{k: _field(r, p) for k, p in PROVENANCE_FIELDS.items()} for r in records],
-                     columns=list(PROVENANCE_FIELDS))
-    return t.groupby(list(PROVENANCE_FIELDS), sort=False).size().rename('runs').reset_index()
+# %% ../nbs/lib/27_results.ipynb #dig00003
+def _digest_row(claims:pd.DataFrame, c:str, g:pd.DataFrame, digits:int) -> dict:
+    "One claim's row of `claims_digest`."
+    row = {'claim': c, 'the claim': CLAIMS.get(c, '')}
+    if (g.role == 'primary').any():
+        p = g[g.role == 'primary'].iloc[0]
+        why = '; '.join(x for x in str(p.note).split('; ')[:2] if not x.endswith(' nan'))  # holding; smallest p_fail
+        row['verdict'] = p.part_verdict + (f"\n{why}" if why else '')
+        row['deciding parts'] = _parts_text(g[g.role == 'deciding'], digits)
+        row['other readings'] = other_verdicts(claims, c).replace('; ', '\n')
+        counts = g[g.role == 'severity counts']
+        row['across severities'] = '\n'.join(f"{x.corruption}: {nonzero_counts(x.note)}" for x in counts.itertuples())
+        return row
+    row.update({f'verdict ({e} RPI)': g[f'verdict_{e}'].iloc[0] for e in RPI_ESTIMATORS if f'verdict_{e}' in g})
+    row['deciding parts'] = _parts_text(_exploratory_deciding(g), digits)
+    return row | {'across severities': _severities(claims, c).replace('; ', '\n')}
+
+def claims_digest(claims:pd.DataFrame, # a claims table (`claims_table`, or `study_claims` with primary verdicts)
+                  digits:int=3) -> pd.DataFrame:
+    """One row per claim: its verdict (the primary one, or one per RPI estimator), the parts that decided it with their
+    statistic and 95 % interval, the verdicts other readings give, and its verdicts across severities."""
+    rows = [_digest_row(claims, c, g, digits) for c, g in claims.groupby('claim', sort=False)]
+    return display_table(pd.DataFrame(rows).set_index('claim'))
+
+def claims_html(claims:pd.DataFrame, # a claims table (`claims_table`, or `study_claims` with primary verdicts)
+                every:str='Every part of the claims table', # the title of the folded full table
+               ) -> HTML:
+    "The digest (`claims_digest`) coloured by verdict, and every part of the claims table folded beneath it."
+    roles = ', '.join(dict.fromkeys(claims.role)) if 'role' in claims else 'parts'
+    full = style_verdicts(format_claims(claims)).to_html()
+    return HTML(f"{style_verdicts(claims_digest(claims)).to_html()}<details><summary>{every}: {len(claims)} rows "
+                f"({roles})</summary><div style='overflow-x: auto'>{full}</div></details>")
 
 # %% ../nbs/lib/27_results.ipynb #e8f1acb2
 def style_deviations(dev:pd.DataFrame): # `deviations_table` (its columns: section, setting, paper, source, ours, why)
     "The deviations table whole and readable: every row, texts left-aligned and wrapped, settings in monospace."
-    t = dev.set_index(['section', 'setting'])
+    t = display_table(dev).set_index(['section', 'setting'])  # True/False as yes/no
     return (t.style.set_properties(**{'text-align': 'left', 'white-space': 'normal', 'vertical-align': 'top'})
             .set_properties(subset=['why'], **{'min-width': '320px'})
             .set_table_styles([dict(selector='th', props='text-align: left; vertical-align: top;'),

@@ -4,13 +4,13 @@
 
 # %% ../nbs/lib/11a_weights.ipynb #025347b2
 from __future__ import annotations
-import hashlib, json
+import json
 from pathlib import Path
 import torch
 from safetensors.torch import save as st_save, load as st_load
 from .core import ExperimentConfig, CONDITIONS, check_choice
 from .config import config_to_dict, config_from_dict, package_version, checkout_root
-from .files import atomic_write, load_json
+from .files import atomic_write, load_json, sha256_of
 from .models import build_model, ViT
 from .cache import run_dir
 
@@ -18,9 +18,9 @@ WEIGHTS = 'weights'  # the folder of a part's final weights
 STUDY_PARTS = 'reports/cpu-parts'  # in a source checkout: the committed confirmatory study's parts
 
 # %% auto #0
-__all__ = ['WEIGHTS', 'STUDY_PARTS', 'state_bytes', 'sha256_bytes', 'weights_sha256', 'config_text', 'config_sha256',
-           'run_identity', 'save_weights', 'read_weights', 'parts_root', 'committed_runs', 'committed_entry',
-           'committed_config', 'committed_model']
+__all__ = ['WEIGHTS', 'STUDY_PARTS', 'state_bytes', 'weights_sha256', 'config_text', 'config_sha256', 'run_identity',
+           'save_weights', 'read_weights', 'parts_root', 'committed_runs', 'committed_entry', 'committed_config',
+           'committed_model']
 
 # %% ../nbs/lib/11a_weights.ipynb #8f7a0ab0
 def state_bytes(state:dict, # a model's `state_dict()`
@@ -29,13 +29,9 @@ def state_bytes(state:dict, # a model's `state_dict()`
     plain = {k: v.detach().to('cpu').contiguous() for k, v in state.items()}
     return st_save(plain)
 
-def sha256_bytes(data:bytes) -> str:
-    "Hex SHA-256 of `data`."
-    return hashlib.sha256(data).hexdigest()
-
 def weights_sha256(state:dict) -> str:
     "SHA-256 of `state_bytes(state)`: the identity of a model's weights."
-    return sha256_bytes(state_bytes(state))
+    return sha256_of(state_bytes(state))
 
 def config_text(cfg:ExperimentConfig) -> str:
     "The run config as the run cache stores it (`config.json`): the config and the package version, sorted keys."
@@ -43,7 +39,7 @@ def config_text(cfg:ExperimentConfig) -> str:
 
 def config_sha256(cfg:ExperimentConfig) -> str:
     "SHA-256 of `config_text(cfg)`."
-    return sha256_bytes(config_text(cfg).encode())
+    return sha256_of(config_text(cfg).encode())
 
 # %% ../nbs/lib/11a_weights.ipynb #c8188569
 def run_identity(run, # a finished `pe_anchor.cache.Run` (its final weights and config)
@@ -60,7 +56,7 @@ def save_weights(run, # a finished `Run`
     with atomic_write(folder / f'{name}.safetensors') as f: f.write(data)
     with atomic_write(folder / f'{name}.json', 'w') as f: f.write(text)
     return dict(file=f'{WEIGHTS}/{name}.safetensors', config_file=f'{WEIGHTS}/{name}.json',
-                weights_sha256=sha256_bytes(data), config_sha256=sha256_bytes(text.encode()))
+                weights_sha256=sha256_of(data), config_sha256=sha256_of(text.encode()))
 
 def _regular_bytes(path:Path, what:str) -> bytes:
     "The bytes of `path`, a regular file (not a link): a clear error otherwise."
@@ -72,8 +68,8 @@ def read_weights(path, # a `.safetensors` file written by `save_weights`
                 ) -> dict:
     "The tensors of `path`, after checking its bytes have digest `sha256`."
     data = _regular_bytes(Path(path), 'Weights file')
-    if sha256_bytes(data) != sha256:
-        raise ValueError(f"{path}: SHA-256 {sha256_bytes(data)[:16]}... differs from the recorded {str(sha256)[:16]}...")
+    if sha256_of(data) != sha256:
+        raise ValueError(f"{path}: SHA-256 {sha256_of(data)[:16]}... differs from the recorded {str(sha256)[:16]}...")
     return st_load(data)
 
 # %% ../nbs/lib/11a_weights.ipynb #fec7f5b7
@@ -111,7 +107,7 @@ def committed_config(condition:str, seed:int, parts=None) -> ExperimentConfig:
     "The verified config of the committed run (condition, seed)."
     r = committed_entry(check_choice(condition, CONDITIONS, 'condition'), seed, parts)
     text = _regular_bytes(r['part'] / r['weights']['config_file'], 'Config file')
-    if sha256_bytes(text) != r['weights']['config_sha256']:
+    if sha256_of(text) != r['weights']['config_sha256']:
         raise ValueError(f"{r['part'] / r['weights']['config_file']}: its SHA-256 differs from the part's manifest")
     cfg = config_from_dict(json.loads(text)['config'])
     if run_dir(cfg, '.').name != r['run']:

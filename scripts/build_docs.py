@@ -77,7 +77,7 @@ def smoke_report_note() -> str:
             f"{committed_study()} is [`report.html`](../reports/cpu/report.html).\n:::")
 sys.path.insert(0, str(ROOT / 'scripts'))
 import make_readme  # the README's generated blocks, the committed study's seeds and date
-PLOTLY_MIME = 'application/vnd.plotly.v1+json'
+from pe_anchor.render import PLOTLY_MIME  # defined once, in pe_anchor.render
 PAGE_SUFFIXES = ('.ipynb', '.md')
 TEXT_SUFFIXES = {'': 'text', '.cff': 'yaml', '.py': 'python', '.sh': 'bash', '.toml': 'toml', '.cfg': 'ini',
                  '.ini': 'ini', '.yml': 'yaml', '.yaml': 'yaml'}  # shown as a page: browsers download these

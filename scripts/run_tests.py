@@ -14,6 +14,15 @@ def check_clean():
     before = changed(['nbs']); sh('nbdev_clean'); after = changed(['nbs'])
     return before == after, f"nbdev_clean changed notebooks:\n{after}"
 
+def check_jupyter():
+    """The notebooks are as JupyterLab saves them (scripts/jupyter_clean.py --check: language_info, sources as lines),
+    come back byte for byte through a Jupyter server's contents API, and 00_index and 05_fragility open in a headless
+    JupyterLab without the unsaved-changes mark and save unchanged (--lab; the browser part skipped with a note)."""
+    r = sh(sys.executable, 'scripts/jupyter_clean.py', '--check', '--lab')
+    for line in r.stdout.splitlines():
+        if line.startswith('note:'): print(f"  check_jupyter {line}")
+    return r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+
 def check_export():
     "nbdev_export must change nothing."
     before = changed(['pe_anchor']); r = sh('nbdev_export'); after = changed(['pe_anchor'])
@@ -182,8 +191,8 @@ def run_nbdev_test(flags):
 def main():
     flags = ' '.join(sys.argv[1:])
     passed, failed = 0, []
-    for check in (check_clean, check_export, check_parameters, check_readme, check_claims, check_remerge, check_layers,
-                  check_module_sizes, check_docs):
+    for check in (check_clean, check_jupyter, check_export, check_parameters, check_readme, check_claims, check_remerge,
+                  check_layers, check_module_sizes, check_docs):
         ok, msg = check()
         print(f"{'PASS' if ok else 'FAIL'} {check.__name__}: {check.__doc__}" + ('' if ok else f"\n{msg}"))
         if ok: passed += 1
