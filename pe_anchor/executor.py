@@ -19,8 +19,9 @@ from .cache import run_dir, default_cache_root, RunBusy, Run, LOCK_TIMEOUT, chec
 from .training import train_run, check_registries
 
 # %% auto #0
-__all__ = ['ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'task_name', 'submitit_options', 'run_tasks',
-           'train_task', 'train_all', 'on_run', 'map_runs', 'Task', 'ready_tasks', 'check_graph', 'run_graph']
+__all__ = ['SLURM_WIDTH', 'ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'task_name', 'submitit_options',
+           'run_tasks', 'train_task', 'train_all', 'on_run', 'map_runs', 'Task', 'ready_tasks', 'check_graph',
+           'run_graph']
 
 # %% ../nbs/lib/13_executor.ipynb #17fc7af8
 @dataclass(frozen=True)
@@ -132,13 +133,15 @@ def _completed(futures):
         yield from done
 
 # %% ../nbs/lib/13_executor.ipynb #5f673f40
+SLURM_WIDTH = 32  # Slurm jobs at once when `workers` is 0
+
 def submitit_options(ex:ExecutorConfig) -> dict:
     "The submitit parameters of `ex`: time, cores, GPUs and memory per job; for Slurm the partition and array width."
     opts = dict(timeout_min=ex.time_min, cpus_per_task=ex.cpus_per_run, gpus_per_node=ex.gpus_per_run,
                 name='pe_anchor')
     if ex.mem_gb: opts['mem_gb'] = ex.mem_gb
     if ex.kind == 'slurm':
-        opts |= dict(slurm_array_parallelism=ex.workers or 32)
+        opts |= dict(slurm_array_parallelism=ex.workers or SLURM_WIDTH)
         if ex.partition: opts['slurm_partition'] = ex.partition
     return opts
 
@@ -287,7 +290,8 @@ def run_graph(tasks:dict, # {id: Task}; ids are any hashable values
     task is ready)."""
     ex, tasks = make_executor(executor), check_graph(dict(tasks))
     with _bar(len(tasks), desc, progress) as bar:
-        n = local_workers(ex, len(tasks)) if ex.kind == 'local' else (ex.workers or usable_cores())
+        n = local_workers(ex, len(tasks)) if ex.kind == 'local' else (ex.workers or (
+            SLURM_WIDTH if ex.kind == 'slurm' else usable_cores()))
         if ex.kind == 'local' and n == 1: return _graph_inline(tasks, bar, on_done)
         if ex.kind == 'local': return _graph_pool(tasks, n, bar, on_done)
         return _graph_submitit(tasks, _submitit(ex, Path(ex.folder or folder or default_cache_root() / '.submitit')),

@@ -168,12 +168,13 @@ def check_param_values(values:dict, # `globals()` after the parameters cell
                                      f"got {_show(values[name])} ({why})")
 
 # %% ../nbs/lib/02_params.ipynb #d1859868
-EARLY_STUDY_RULES = ('n_perms', 'n_images', 'fragility_images', 'pe_scales', 'allow_extrapolation', 'matched')
+EARLY_STUDY_RULES = ('n_images', 'fragility_images', 'pe_scales', 'allow_extrapolation', 'matched')  # `n_perms`:
+# the study's own check names its bound (`MAX_PERMS`, lib/15_study)
 
 def check_study_settings(settings:dict, # `--study` KEY=VALUE pairs, parsed (`pe_anchor.cli.parse_overrides`)
                         ) -> dict:
     "`settings` if every key is a study setting and every value keeps its rule (`PARAM_RULES`), else a ValueError."
-    valid = sorted(study_fields() - {'preset', 'conditions'})
+    valid = sorted(study_fields() - {'preset', 'conditions'} | {'severities'})  # `make_study`'s arguments
     for k, v in settings.items():
         if k not in valid:
             raise ValueError(f"Unknown study setting {k!r}; valid choices: {', '.join(map(repr, valid))}")

@@ -30,7 +30,8 @@ def check_export():
 
 def check_parameters():
     """Every experiment notebook (one with a `_before = ...` snapshot for check_params) keeps exactly one `parameters`
-    cell, checked by `check_params` in the cell right after it, and runs only the experiment: no exports, no tests."""
+    cell, checked by `check_params` (or `notebook_params`, which also takes the old spellings) in the cell right after
+    it, and runs only the experiment: no exports, no tests."""
     bad = []
     for nb in NBS:
         cells = [c for c in json.loads(nb.read_text())['cells'] if c['cell_type'] == 'code']
@@ -39,7 +40,8 @@ def check_parameters():
         tagged = [i for i, c in enumerate(cells) if 'parameters' in c.get('metadata', {}).get('tags', [])]
         if len(tagged) != 1: bad.append(f"{nb.name}: {len(tagged)} cells tagged 'parameters'"); continue
         after = text[tagged[0] + 1] if tagged[0] + 1 < len(text) else ''
-        if not after.startswith('check_params('): bad.append(f"{nb.name}: the cell after the parameters does not start with check_params(")
+        if not after.startswith(('check_params(', 'globals().update(notebook_params(')):
+            bad.append(f"{nb.name}: the cell after the parameters does not check them (check_params or notebook_params)")
         for t in text:
             if t.startswith('#| export') or t.startswith('#| default_exp'): bad.append(f"{nb.name}: exports code (an experiment notebook runs only the experiment)")
             if re.search(r'^\s*test_(eq|fail|close|ne|is|warns)\(', t, re.M): bad.append(f"{nb.name}: has a test cell ({t[:60]!r}); tests go in the library notebook")
