@@ -15,7 +15,8 @@ from .measure import eval_set
 from .layers import check_estimators
 from .training import untrained_model
 from .study import StudyConfig, select_runs, run_tables, in_key_order
-from .interventions import (MAX_FIGURE_WIDTH, SD_NOTE, figure_title, in_condition_order, model_profiles,
+from .robustness import ordered_conditions
+from .interventions import (MAX_FIGURE_WIDTH, SD_NOTE, figure_title, model_profiles,
                                      profile_rows)
 
 # %% auto #0
@@ -125,7 +126,7 @@ def _emergence_band(fig, d:pd.DataFrame, color:str, row:int, col:int):
 def plot_emergence(em:pd.DataFrame, permuted=('none', *RPI_ESTIMATORS)) -> go.Figure:
     """SSDC per layer vs training epoch: one column per condition, unpermuted and under RPI (mean ± sample SD over
     seeds)."""
-    s = emergence_summary(em); conds, depth = in_condition_order(s.condition), int(s.layer.max()) + 1
+    s = emergence_summary(em); conds, depth = ordered_conditions(s.condition), int(s.layer.max()) + 1
     names = {'none': 'unpermuted', 'batch': 'batch RPI', 'image': 'image RPI'}  # our two estimators, named as ours
     permuted = [p for p in permuted if (s.permuted == p).any()]
     fig = make_subplots(len(permuted), len(conds), shared_xaxes=True, shared_yaxes=True,

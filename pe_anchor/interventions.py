@@ -15,15 +15,15 @@ from .ssdc import SSDCAccumulator
 from .layers import layer_ssdc, ssdc_summary, check_estimators, permutation_seeds, estimator_batch_size
 from .training import untrained_model
 from .executor import map_runs
-from .robustness import condition_label
+from .robustness import condition_label, ordered_conditions
 
 # %% auto #0
 __all__ = ['SD_NOTE', 'PROFILE_COLUMNS', 'PROFILE_ROW_COLUMNS', 'MODEL_COLUMNS', 'ESTIMATOR_DASH', 'PAPER_DASH',
-           'MAX_FIGURE_WIDTH', 'FIGURES', 'add_curve', 'in_condition_order', 'figure_title', 'reference_curves',
-           'plot_ssdc_layers', 'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles', 'ssdc_profiles',
-           'profile_rows', 'model_columns', 'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary',
-           'reference_profiles', 'curve_label', 'curve_color', 'plot_figure', 'model_rpi_accuracy', 'run_rpi_accuracy',
-           'rpi_accuracy', 'plot_rpi_accuracy']
+           'MAX_FIGURE_WIDTH', 'FIGURES', 'add_curve', 'figure_title', 'reference_curves', 'plot_ssdc_layers',
+           'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles', 'ssdc_profiles', 'profile_rows',
+           'model_columns', 'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary', 'reference_profiles',
+           'curve_label', 'curve_color', 'plot_figure', 'model_rpi_accuracy', 'run_rpi_accuracy', 'rpi_accuracy',
+           'plot_rpi_accuracy']
 
 # %% ../nbs/lib/17_interventions.ipynb #30f9824e
 def _rgba(hex_color:str, alpha:float) -> str:
@@ -50,11 +50,6 @@ def add_curve(fig:go.Figure, # the figure to draw on
                   row=row, col=col)
 
 # %% ../nbs/lib/17_interventions.ipynb #cecaff1e
-def in_condition_order(conditions) -> list:
-    "The distinct `conditions` in the one order of every figure and table (`CONDITION_ORDER`), others after, sorted."
-    found = set(conditions)
-    return [c for c in CONDITION_ORDER if c in found] + sorted(found - set(CONDITION_ORDER), key=str)
-
 SD_NOTE = 'mean ± 1 sample SD over seeds'  # the one SD convention of every figure
 
 def figure_title(title:str, note:str=SD_NOTE) -> str:
@@ -76,7 +71,7 @@ def plot_ssdc_layers(df:pd.DataFrame, # tidy `layer_ssdc` rows (several seeds an
                     ) -> go.Figure:
     "SSDC vs layer: mean ± SD over seeds per group, the paper's curves (optional) faint and dashed."
     fig, colors, s = go.Figure(), {}, ssdc_summary(df, by)
-    keys = in_condition_order(s[by]) if by == 'condition' else list(dict.fromkeys(s[by]))
+    keys = ordered_conditions(s[by]) if by == 'condition' else list(dict.fromkeys(s[by]))
     for i, (key, g) in enumerate((k, s[s[by] == k]) for k in keys):
         colors[key] = CONDITION_COLORS.get(key, DEEP[i % len(DEEP)])
         add_curve(fig, g.layer.values, g.ssdc_mean.values, g.ssdc_sd_sample.values, condition_label(key), colors[key])
@@ -345,7 +340,7 @@ def plot_rpi_accuracy(df:pd.DataFrame, # `rpi_accuracy` rows (several seeds welc
                       title:str='Accuracy under RPI (not reported by the paper)') -> go.Figure:
     "Clean vs RPI accuracy per condition (its colour; under RPI hatched): mean ± sample SD over seeds, chance dashed."
     s = seed_summary(df, ['acc_clean', 'acc_rpi'], 'condition').set_index('condition')
-    s = s.loc[in_condition_order(s.index)]
+    s = s.loc[ordered_conditions(s.index)]
     fig, labels = go.Figure(), [PAPER_LABELS.get(c, c) for c in s.index]
     colors = [CONDITION_COLORS.get(c, DEEP[7]) for c in s.index]
     for col, name, pattern in [('acc_clean', 'clean (solid)', ''), ('acc_rpi', 'under RPI (hatched)', '/')]:

@@ -132,9 +132,11 @@ def condition_label(c) -> str:
     return 'Untrained ' + condition_label(c[10:]) if c.startswith('untrained-') else PAPER_LABELS.get(c, c)
 
 def ordered_conditions(conditions) -> list:
-    "The conditions present, in `CONDITION_ORDER` (any others after them, sorted)."
-    present = set(conditions)
-    return [c for c in CONDITION_ORDER if c in present] + sorted(present - set(CONDITION_ORDER))
+    """The distinct conditions present, in the one order of every figure and table (`CONDITION_ORDER`); registered
+    others after them in the order they were registered (`CONDITIONS`), unknown ones last, sorted."""
+    present, rank = set(conditions), {c: i for i, c in enumerate(CONDITIONS)}
+    rest = sorted(present - set(CONDITION_ORDER), key=lambda c: (rank.get(c, len(rank)), str(c)))
+    return [c for c in CONDITION_ORDER if c in present] + rest
 
 CORRUPTION_TITLES = {'jpeg': 'JPEG, quality 5 (the paper)', 'blur': 'Gaussian blur, kernel 5, σ = 2.5 (the paper)',
                      'jpeg-c': 'ImageNet-C JPEG, quality 25/18/15/10/7',

@@ -16,7 +16,8 @@ from .corruptions import PAPER_CORRUPTIONS
 from .robustness import PAPER_SAMPLE_SD
 from .fragility import fragility_table, final_rows
 from .executor import worker_device
-from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label, in_condition_order,
+from .robustness import ordered_conditions
+from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label,
                                      model_columns, delta_ssdc, model_profile, profile_summary, reference_profiles,
                                      rpi_auc, rpi_measures, run_profiles, run_rpi_accuracy, PROFILE_COLUMNS,
                                      profile_rows)
@@ -150,7 +151,7 @@ PANEL_CELLS = [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2)]  # (row, col) of each pan
 
 def _sweep_curves(fig, s, metric:str, per_estimator:bool, row:int, col:int):
     "Our curves of one metric: a band and mean per condition (and per RPI estimator if the metric permutes)."
-    for c in in_condition_order(s.condition):
+    for c in ordered_conditions(s.condition):
         d = s[s.condition == c]
         ests = [e for e in RPI_ESTIMATORS if (d.permuted == e).any()] if per_estimator else [d.permuted.iloc[0]]
         for e in ests:
@@ -163,7 +164,7 @@ def _sweep_curves(fig, s, metric:str, per_estimator:bool, row:int, col:int):
 def _paper_curves(fig, s, column:str, row:int, col:int):
     "The paper's values of one metric (Tables 3, 4), dashed and faint; population SDs of 4 seeds made sample SDs."
     if column not in s: return
-    for c in in_condition_order(s.condition):
+    for c in ordered_conditions(s.condition):
         d = s[(s.condition == c) & s[column].notna()].drop_duplicates('alpha').sort_values('alpha')
         if not len(d): continue
         sd = d[f'{column}_sd'].to_numpy(float) * PAPER_SAMPLE_SD if f'{column}_sd' in d else np.full(len(d), np.nan)
@@ -217,7 +218,7 @@ def plot_alpha_sweep(summary:pd.DataFrame, # `sweep_summary` rows (with the pape
         _sweep_curves(fig, summary, metric, per_est, row, col)
         if paper: _paper_curves(fig, summary, paper, row, col)
         if metric.startswith('fs_'): _not_interpretable(fig, summary, metric, row, col, metric == 'fs_jpeg')
-    _legend_keys(fig, in_condition_order(summary.condition))
+    _legend_keys(fig, ordered_conditions(summary.condition))
     return _sweep_layout(fig, summary, title)
 
 # %% ../nbs/lib/18_scaling.ipynb #4bb544d2
