@@ -19,9 +19,9 @@ from .cache import run_dir, default_cache_root, RunBusy, Run, LOCK_TIMEOUT, chec
 from .training import train_run, check_registries
 
 # %% auto #0
-__all__ = ['SLURM_WIDTH', 'ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'task_name', 'submitit_options',
-           'run_tasks', 'train_task', 'train_all', 'on_run', 'map_runs', 'Task', 'ready_tasks', 'check_graph',
-           'run_graph']
+__all__ = ['SLURM_WIDTH', 'ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'task_name', 'local_pool',
+           'submitit_options', 'run_tasks', 'train_task', 'train_all', 'on_run', 'map_runs', 'Task', 'ready_tasks',
+           'check_graph', 'run_graph']
 
 # %% ../nbs/lib/13_executor.ipynb #17fc7af8
 @dataclass(frozen=True)
@@ -100,16 +100,20 @@ def task_name(fn, t:tuple) -> str:
                        or repr(a)[:40])
     return f"{fn.__name__}({', '.join(short(a) for a in t)})"[:300]
 
-def _run_pool(fn, tasks, n, bar):
-    "The tasks on `n` local worker processes (forked; spawned, one GPU each, when CUDA is in use)."
+def local_pool(n:int) -> ProcessPoolExecutor:
+    "A pool of `n` local worker processes: forked, or spawned with one GPU each when CUDA is in use."
     gpus = torch.cuda.is_available() and torch.cuda.device_count() > 0
     ctx = mp.get_context('spawn' if gpus or torch.cuda.is_initialized() else 'fork')
     devices = None
     if gpus:
         devices = ctx.Queue()
         for i in range(torch.cuda.device_count()): devices.put(i)
+    return ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(devices,))
+
+def _run_pool(fn, tasks, n, bar):
+    "The tasks on `n` local worker processes (`local_pool`)."
     out, done = [None] * len(tasks), set()
-    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(devices,)) as pool:
+    with local_pool(n) as pool:
         futures = {pool.submit(fn, *t): i for i, t in enumerate(tasks)}
         try:
             for f in _completed(futures):
@@ -311,15 +315,9 @@ def _graph_inline(tasks:dict, bar, on_done) -> dict:
     return out
 
 def _graph_pool(tasks:dict, n:int, bar, on_done) -> dict:
-    "The graph on `n` local worker processes (as `_run_pool`: forked, or spawned with one GPU each)."
-    gpus = torch.cuda.is_available() and torch.cuda.device_count() > 0
-    ctx = mp.get_context('spawn' if gpus or torch.cuda.is_initialized() else 'fork')
-    devices = None
-    if gpus:
-        devices = ctx.Queue()
-        for d in range(torch.cuda.device_count()): devices.put(d)
+    "The graph on `n` local worker processes (`local_pool`)."
     out, done, running = {}, set(), {}
-    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(devices,)) as pool:
+    with local_pool(n) as pool:
         try:
             while len(done) < len(tasks):
                 for i in ready_tasks(tasks, done, done | set(running.values()))[:n - len(running)]:
