@@ -11,8 +11,8 @@ from .ssdc import SSDCAccumulator
 from .measure import eval_set, stream_tokens, seed_summary
 
 # %% auto #0
-__all__ = ['SSDC_COLUMNS', 'IMAGE_COLUMNS', 'layer_ssdc', 'check_estimators', 'check_n_perms', 'permutation_seeds',
-           'estimator_batch_size', 'ssdc_summary', 'similarity_table']
+__all__ = ['SSDC_COLUMNS', 'IMAGE_COLUMNS', 'MONITOR_RPI', 'layer_ssdc', 'check_estimators', 'check_n_perms', 'permutation_seeds',
+           'estimator_batch_size', 'ssdc_summary', 'epoch_ssdc', 'similarity_table']
 
 # %% ../nbs/lib/10_layers.ipynb #fe78cf49
 SSDC_COLUMNS = ['condition', 'seed', 'layer', 'site', 'permuted', 'alpha', 'ssdc', 'n_images']
@@ -78,6 +78,22 @@ def ssdc_summary(df:pd.DataFrame, # tidy table with `ssdc` per (group, seed, lay
                 ) -> pd.DataFrame:
     "`seed_summary` of `ssdc` per (`by`, layer)."
     return seed_summary(df, 'ssdc', [by, 'layer'])
+
+# %% ../nbs/lib/10_layers.ipynb #abdd86e2
+MONITOR_RPI = (None, 'batch', 'image')  # the RPI modes the per-epoch monitor records, in its row order
+
+def epoch_ssdc(model, # a `pe_anchor.models.ViT`
+               dataset, # what `eval_set` takes (the run's test split)
+               n_images:int, # images measured, evenly spaced (0 = the monitor is off: an empty table)
+               seed:int, # the run's seed: the permutation generator's seed and the table's `seed`
+               condition:str, # the run's condition (the table's label; `rpt` is an `ape` model)
+               epoch:int, # the epoch the rows belong to (0 = the initialisation)
+              ) -> pd.DataFrame:
+    "The per-epoch monitor: per-layer SSDC unpermuted and under both RPI estimators, tagged with `epoch`."
+    if n_images <= 0: return pd.DataFrame()
+    rows = [layer_ssdc(model, dataset, rpi=p, seed=seed, n_images=n_images, condition=condition, run_seed=seed)
+            for p in MONITOR_RPI]
+    return pd.concat(rows).assign(epoch=epoch)
 
 # %% ../nbs/lib/10_layers.ipynb #94ff478e
 def similarity_table(acc:SSDCAccumulator, # a filled accumulator

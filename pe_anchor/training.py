@@ -22,13 +22,13 @@ from .machine import check_device, use_threads, provenance, git_diff
 from .cache import (save_checkpoint, load_checkpoint, checkpoints, ckpt_epoch, check_writable, run_dir,
                              check_run_config, check_run_path, run_lock, prepare_run_dir, Run, LOCK_TIMEOUT)
 from .measure import eval_set, accuracy
-from .layers import layer_ssdc
+from .layers import epoch_ssdc
 
 # %% auto #0
 __all__ = ['DIFF_FILE', 'param_groups', 'make_optimizer', 'lr_factor', 'dist_info', 'init_distributed', 'barrier', 'epoch_seed',
            'train_batches', 'train_step', 'autocast_ctx', 'shard', 'shard_perm', 'all_reduce_sums', 'run_epoch',
-           'epoch_ssdc', 'restore', 'write_epoch', 'check_registries', 'check_data', 'setup_training', 'evaluate_epoch',
-           'save_diff', 'fit', 'train_run', 'get_trained', 'untrained_model']
+           'monitor_rows', 'restore', 'write_epoch', 'check_registries', 'check_data', 'setup_training',
+           'evaluate_epoch', 'save_diff', 'fit', 'train_run', 'get_trained', 'untrained_model']
 
 # %% ../nbs/lib/12_training.ipynb #8fdbbecf
 def param_groups(model:nn.Module, weight_decay:float, lr:float, pe_weight_decay=False, pe_lr_mult=1.0) -> list:
@@ -143,20 +143,16 @@ def run_epoch(model, opt, sched, ds, cfg, epoch, device, progress=True) -> dict:
                 img_per_s=n * world / dt, lr=sched.get_last_lr()[0])
 
 # %% ../nbs/lib/12_training.ipynb #0d94ec46
-def epoch_ssdc(model, test_set, cfg, epoch) -> pd.DataFrame:
-    "Per-layer SSDC, normal and under RPI, on the first `ssdc_images` held-out images."
-    n = cfg.train.ssdc_images
-    if n <= 0: return pd.DataFrame()
-    rows = [layer_ssdc(model, test_set, rpi=p, seed=cfg.train.seed, n_images=n, condition=cfg.condition,
-                       run_seed=cfg.train.seed)
-            for p in (None, 'batch', 'image')]
-    return pd.concat(rows).assign(epoch=epoch)
-
-# %% ../nbs/lib/12_training.ipynb #3666da22
 def _plain(rows:list) -> list:
     "Rows with NumPy scalars turned into Python ones (a checkpoint holds plain containers only)."
     return [{k: v.item() if isinstance(v, np.generic) else v for k, v in r.items()} for r in rows]
 
+def monitor_rows(model, test_set, cfg, epoch) -> list:
+    "The per-epoch monitor's rows for this run and epoch (`epoch_ssdc`), as plain containers."
+    n, seed = cfg.train.ssdc_images, cfg.train.seed
+    return _plain(epoch_ssdc(model, test_set, n, seed, cfg.condition, epoch).to_dict('records'))
+
+# %% ../nbs/lib/12_training.ipynb #3666da22
 def restore(rdir, cfg, model, opt, sched):
     """Load the newest full checkpoint (verified to be this run's) into model/optimiser/schedule;
     return (epoch, metrics, ssdc rows)."""
@@ -209,7 +205,7 @@ def evaluate_epoch(model, test_set, cfg, epoch, device) -> tuple:
     "Clean test accuracy and the epoch's SSDC rows."
     imgs, labels, mean, std = eval_set(test_set)
     acc = accuracy(model, imgs, labels, mean, std, cfg.train.eval_batch_size, device=device)
-    return acc, _plain(epoch_ssdc(model, test_set, cfg, epoch).to_dict('records'))
+    return acc, monitor_rows(model, test_set, cfg, epoch)
 
 # %% ../nbs/lib/12_training.ipynb #57b27c68
 DIFF_FILE = 'dirty.diff'  # beside a run trained from uncommitted changes: what they were
@@ -226,7 +222,7 @@ def fit(cfg, rdir, parts, device, progress=True, stop_after=None, executor:str='
     (rank, world), (train_set, test_set, model, opt, sched) = dist_info(), parts
     wall0, cpu0 = time.time(), time.process_time()
     start, metrics, ssdc_rows = restore(rdir, cfg, model, opt, sched)
-    if start == 0 and rank == 0: ssdc_rows = _plain(epoch_ssdc(model, test_set, cfg, 0).to_dict('records'))
+    if start == 0 and rank == 0: ssdc_rows = monitor_rows(model, test_set, cfg, 0)
     net = nn.parallel.DistributedDataParallel(model) if world > 1 else model
     if cfg.train.compile and device.type == 'cuda': net = torch.compile(net)
     for epoch in range(start + 1, cfg.train.epochs + 1):
