@@ -4,6 +4,7 @@
 
 # %% ../nbs/lib/09_measure.ipynb #e99cfcb2
 from __future__ import annotations
+import ctypes
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -17,8 +18,9 @@ from .images import ImageSet, eval_tensors, normalize, spread_indices
 from .data import get_dataset
 
 # %% auto #0
-__all__ = ['HALVES', 'half_indices', 'EvalSet', 'eval_set', 'TokensCaptured', 'n_blocks', 'capture_until', 'forward_batches',
-           'stream_tokens', 'check_images', 'predict', 'accuracy', 'seed_summary', 'paper_reference']
+__all__ = ['HALVES', 'M_TRIM_THRESHOLD', 'M_MMAP_MAX', 'half_indices', 'EvalSet', 'eval_set', 'keep_freed_memory',
+           'TokensCaptured', 'n_blocks', 'capture_until', 'forward_batches', 'stream_tokens', 'check_images', 'predict',
+           'accuracy', 'seed_summary', 'paper_reference']
 
 # %% ../nbs/lib/09_measure.ipynb #8cadcb1f
 HALVES = ('all', 'selection', 'report')  # the halves of a test split (`SPLITS` in core says which a study uses)
@@ -80,6 +82,18 @@ def eval_set(source, # a run config (its test split), an `ImageSet`, an `EvalSet
     raise TypeError(f"eval_set takes a run config, an ImageSet, an EvalSet or (images, labels, mean, std); "
                     f"got {type(source).__name__}")
 
+# %% ../nbs/lib/09_measure.ipynb #16e229a9
+M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4  # glibc's `mallopt` parameters (malloc.h)
+
+@lru_cache(maxsize=1)
+def keep_freed_memory() -> bool:
+    """Once per process: glibc's allocator serves every allocation from the heap and keeps freed memory (up to 1 GiB)
+    for the next one. True if set; False where the C library has no `mallopt` (not glibc): nothing changes there."""
+    try: mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError, TypeError): return False
+    return bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, 1 << 30))
+
+
 # %% ../nbs/lib/09_measure.ipynb #3038c9ed
 class TokensCaptured(Exception):
     "Raised by `capture_until` once a pass has every token it needs: the rest of the pass is not computed."
@@ -115,6 +129,7 @@ def forward_batches(model, images, mean, std, # the model and uint8 images with 
     if rpi is not None: check_choice(rpi, PERMUTATIONS, 'RPI permutation')
     device, g, was = device or next(model.parameters()).device, make_generator(seed), model.training
     net = getattr(model, 'module', model); model.eval()
+    if torch.device(device).type == 'cpu': keep_freed_memory()
     try:
         for xb in images.split(batch_size):
             perm = None if rpi is None else draw_permutation(net.num_patches, len(xb), rpi, g, device)
