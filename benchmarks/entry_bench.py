@@ -8,8 +8,11 @@ expected, and the 1-minute load average just before it (a load near 0 means an i
 The cases: the whole smoke reproduction from the command line (report included); a section notebook under papermill
 with the documented parameter, with the old spelling, and with a typo (which must fail fast, in one line); and the
 same notebook without its committed-study section (`-p committed ''`). Rows of cases not run (`--only`) are kept.
+For each executed notebook, papermill's own per-cell durations go to `entry_bench_cells.csv` (one row per code cell:
+the case, the repeat, the cell's index and first line, its seconds); the rest of the wall time is the kernel's start
+and papermill itself.
 """
-import argparse, os, resource, subprocess, sys, tempfile, time
+import argparse, json, os, resource, subprocess, sys, tempfile, time
 from pathlib import Path
 import pandas as pd
 
@@ -35,6 +38,22 @@ def children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
+def cell_seconds(path:Path) -> list:
+    "One row per code cell of an executed notebook: its index, first line and papermill's duration (seconds)."
+    if not path.exists(): return []
+    cells = json.loads(path.read_text(encoding='utf-8'))['cells']
+    return [dict(cell=i, first_line=''.join(c['source']).split('\n')[0][:80],
+                 seconds=round(c.get('metadata', {}).get('papermill', {}).get('duration') or 0.0, 2))
+            for i, c in enumerate(cells) if c['cell_type'] == 'code']
+
+
+def keep_rows(new:pd.DataFrame, path:str):
+    "Write `new` to the CSV `path`, keeping the rows of the cases `new` does not hold."
+    old = pd.read_csv(path) if Path(path).exists() else pd.DataFrame(columns=new.columns)
+    kept = old[~old.case.isin(set(new.case))] if len(old) else old
+    pd.concat([kept, new], ignore_index=True).to_csv(path, index=False)
+
+
 def run_case(cmd:list, work:Path) -> dict:
     "Run one command in `work` with its own run cache; time it."
     env = dict(os.environ, PE_ANCHOR_CACHE=str(work / 'runs'))
@@ -51,20 +70,19 @@ def main():
     ap.add_argument('--only', default='', help='run only the cases whose name contains this text')
     ap.add_argument('--out', default=str(ROOT / 'benchmarks' / 'entry_bench.csv'))
     a = ap.parse_args()
-    rows = []
+    rows, cells = [], []
     for name, cmd, ok in CASES:
         if a.only not in name: continue
         for i in range(a.repeats):
             with tempfile.TemporaryDirectory(prefix='pe_anchor-entry-') as d:
                 row = dict(case=name, repeat=i, expected_ok=ok, **run_case(cmd, Path(d)),
                            date=time.strftime('%Y-%m-%d'))
+                cells += [dict(case=name, repeat=i, **c) for c in cell_seconds(Path(d) / 'out.ipynb')]
             row['as_expected'] = (row['rc'] == 0) == ok
             print(row, flush=True)
             rows.append(row)
-    new = pd.DataFrame(rows)
-    old = pd.read_csv(a.out) if Path(a.out).exists() else pd.DataFrame(columns=new.columns)
-    kept = old[~old.case.isin(set(new.case))] if len(old) else old
-    pd.concat([kept, new], ignore_index=True).to_csv(a.out, index=False)
+    keep_rows(pd.DataFrame(rows), a.out)
+    if cells: keep_rows(pd.DataFrame(cells), str(Path(a.out).with_name(Path(a.out).stem + '_cells.csv')))
     sys.exit(0 if all(r['as_expected'] for r in rows) else 1)
 
 

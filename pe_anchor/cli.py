@@ -229,6 +229,9 @@ def paper_parser() -> argparse.ArgumentParser:
                    help='study settings (fields of pe_anchor.study.StudyConfig), e.g. n_images=500 '
                         "pe_scales=[1.0,0.5] rpi=image (default: the preset's)")
     add_flag(p, 'no_report', action='store_true', help='skip the report')
+    add_flag(p, 'notebooks', action=argparse.BooleanOptionalAction, default=None,
+             help="execute the analyses' section notebooks against the finished reproduction into <out-dir>/notebooks "
+                  '(they compute nothing: seconds each; default: on, except at --preset smoke)')
     add_flag(p, 'quick', action='store_true',
              help="a first look (the preset's quick variant: at cpu one seed, 4 α values, 3-epoch runs, in-process) "
                   'into outputs/<preset>-quick unless --out-dir')
@@ -312,7 +315,7 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
                                                      out_dir, executor, plugins)
         if args.redo_report: res = rerender(out_dir, **kw)
         else: res = reproduce(make_study(args.preset, args.conditions, seeds, **settings), out_dir, args.cache_root,
-                              args.device, executor=executor, **kw)
+                              args.device, executor=executor, notebooks=args.notebooks, **kw)
         report = str(res['report']) if res['report'] else None
         if args.quiet:
             print(json.dumps(dict(out_dir=str(res['out_dir']), report=report, seconds=round(res['seconds'], 1))))

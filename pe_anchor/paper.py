@@ -4,21 +4,22 @@
 
 # %% ../nbs/lib/24c_paper.ipynb #e05112ae
 from __future__ import annotations
-import time
+import json, time
 from pathlib import Path
 import pandas as pd
 from .core import RPI_ESTIMATORS
 from .files import check_out_dir, claim_out_dir, out_dir_lock
-from .study import StudyConfig
+from .study import StudyConfig, study_to_dict
+from .units import ANALYSIS_UNITS
 from .plan import (read_plan, unit_fingerprints, unit_problem, unit_done, unit_names, analysis_names,
                             write_plan, run_unit, check_inputs)
-from .notebooks import LOG_FILE, write_report
+from .notebooks import LOG_FILE, write_report, committed_notebooks, run_committed
 from .parts import compute_part
 from .merge import merge_parts, merged_study, write_claims
 
 # %% auto #0
-__all__ = ['PLUMBING_PRESETS', 'claim_verdict', 'verdict_lines', 'duration', 'where_lines', 'summary_lines', 'reproduce',
-           'check_rerender', 'rerender']
+__all__ = ['PLUMBING_PRESETS', 'claim_verdict', 'verdict_lines', 'duration', 'where_lines', 'summary_lines', 'analysis_notebooks',
+           'section_notebooks', 'reproduce', 'check_rerender', 'rerender']
 
 # %% ../nbs/lib/24c_paper.ipynb #5d79a6f3
 PLUMBING_PRESETS = ('smoke',)  # presets whose verdicts say nothing about the paper (synthetic images, a tiny model)
@@ -63,6 +64,23 @@ def summary_lines(out:Path, preset:str, steps:pd.DataFrame, seconds:float) -> li
             f"{(steps.status == 'reused').sum()} reused", *where_lines(out),
             *(verdict_lines(pd.read_csv(claims), preset) if claims.exists() else ['no claims.csv yet'])]
 
+# %% ../nbs/lib/24c_paper.ipynb #a7c0b002
+def analysis_notebooks() -> list:
+    "The section notebooks of the registered analyses: `nbs/NN_<analysis>.ipynb` with a committed-result section."
+    return [p for p in committed_notebooks() if p.stem.split('_', 1)[-1] in ANALYSIS_UNITS]
+
+def section_notebooks(out:Path, study:StudyConfig, cache:Path,
+                      redo:bool=True, # execute them even if every one is there (the merge ran)
+                      adopt_out_dir:bool=False, plugins=()) -> dict:
+    "Execute `analysis_notebooks()` against the finished reproduction in `out` into `out/notebooks/`; the step's row."
+    t0, nbs = time.time(), analysis_notebooks()
+    if not redo and all((out / 'notebooks' / p.name).exists() for p in nbs):
+        return dict(step='notebooks', status='reused', seconds=0.0)
+    params = dict(committed=str(out), study=json.dumps(study_to_dict(study)), out_dir=str(out), cache_root=str(cache))
+    with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
+        for p in nbs: run_committed(p, out / 'notebooks' / p.name, params, log=out / LOG_FILE, plugins=plugins)
+    return dict(step='notebooks', status='ran', seconds=time.time() - t0)
+
 # %% ../nbs/lib/24c_paper.ipynb #4844c7e1
 def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(...)`, or a preset name (its defaults)
               out_dir=None, # where results, tables, notebooks and the report go (default `outputs/<preset>`)
@@ -72,10 +90,11 @@ def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(..
               progress:bool=True, # the progress bar and the summary
               executor=None, # where runs train and per-run analyses run (`make_executor`; default a local pool)
               adopt_out_dir:bool=False, # write into a non-empty `out_dir` that pe_anchor did not make
-              plugins=(), # modules the report notebook imports first (`plugin_cell`)
+              plugins=(), # modules the report and section notebooks import first (`plugin_cell`)
+              notebooks:bool|None=None, # execute the analyses' section notebooks (None: not at a plumbing preset)
              ) -> dict:
     "Train or load every run, compute (or reuse) every per-run result, merge them: the claims and the report."
-    study, out, _ = check_inputs(study, device, out_dir, cache_root, adopt_out_dir)
+    study, out, cache = check_inputs(study, device, out_dir, cache_root, adopt_out_dir)
     t0 = time.time()
     part = compute_part(study, out, None, cache_root, device, executor, progress, adopt_out_dir=adopt_out_dir)['part']
     log = [dict(step=f"train {r['condition']} s{r['seed']}", status='reused' if r['status'] == 'reused' else 'ran',
@@ -86,7 +105,12 @@ def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(..
     if part['computed'] or not all(unit_done(out, u, prints[u]) for u in unit_names(report)):
         merged = merge_parts([out], out, report, False, adopt_out_dir, plugins)
         log += merged['steps']
-    else: log += [dict(step=u, status='reused', seconds=0.0) for u in unit_names(report)]
+    else:  # the part wrote its own study as the plan: the merged one again (what the units were recorded under)
+        with out_dir_lock(claim_out_dir(out, adopt_out_dir)): write_plan(out, merged_study([study]))
+        log += [dict(step=u, status='reused', seconds=0.0) for u in unit_names(report)]
+    if notebooks is None: notebooks = study.preset not in PLUMBING_PRESETS
+    if notebooks: log.append(section_notebooks(out, study, cache, any(s['status'] != 'reused' for s in log),
+                                               adopt_out_dir, plugins))
     log = pd.DataFrame(log)
     if progress: print('\n'.join(summary_lines(out, study.preset, log, time.time() - t0)))
     return dict(out_dir=out, study=study, steps=log, seconds=time.time() - t0,

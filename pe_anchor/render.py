@@ -10,14 +10,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 from .files import atomic_write
-import nbformat
 
 # %% auto #0
 __all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'MATH', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'TEXT_MEASURE',
-           'VIEWPORT', 'plotlyjs_html', 'plotly_js_version', 'figure_html', 'static_image', 'save_static',
-           'figure_bundle', 'show_figure', 'mathml_markdown', 'mathml_cells', 'html_figures', 'render_report',
-           'display_table', 'find_chromium', 'browser_dom', 'legend_box', 'text_out', 'band_markers', 'figure_report',
-           'layout_problems', 'check_rendered', 'figure_page']
+           'VIEWPORT', 'plotlyjs_html', 'plotly_js_version', 'figure_html', 'start_static_export', 'static_image',
+           'save_static', 'figure_bundle', 'show_figure', 'mathml_markdown', 'mathml_cells', 'html_figures',
+           'render_report', 'display_table', 'find_chromium', 'browser_dom', 'legend_box', 'text_out', 'band_markers',
+           'figure_report', 'layout_problems', 'check_rendered', 'figure_page']
 
 # %% ../nbs/lib/22_render.ipynb #0f6e8d9f
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
@@ -73,6 +72,11 @@ def _kaleido_server(restart:bool=False):
     if not hasattr(kaleido, 'start_sync_server'): return
     if restart and _KALEIDO['server']: kaleido.stop_sync_server(silence_warnings=True); _KALEIDO['server'] = False
     if not _KALEIDO['server']: kaleido.start_sync_server(silence_warnings=True); _KALEIDO['server'] = True
+
+def start_static_export():
+    """Start the static-export browser now, in the background (it takes a second or more): a notebook calls this before
+    its imports and computations, so the start-up overlaps them instead of delaying the first figure."""
+    _kaleido_server()
 
 def static_image(fig:go.Figure, fmt:str, scale:float=1, tries:int=3) -> bytes:
     """`fig.to_image` through one persistent kaleido browser, restarted and retried when it fails to start its page
@@ -146,6 +150,7 @@ def mathml_cells(nb) -> int:
 # %% ../nbs/lib/22_render.ipynb #fb42fa9b
 def html_figures(nb) -> int:
     "Turn the plotly outputs of notebook `nb` into `figure_html` fragments, plotly.js once before the first (in place)."
+    import nbformat  # here, not at import: its schema validator costs a second or more to import
     outs = [o for c in nb.cells if c.cell_type == 'code' for o in c.get('outputs', [])]
     has_js = any('* plotly.js v' in str(o.get('data', {}).get('text/html', '')) for o in outs)
     n = 0
@@ -163,6 +168,7 @@ def render_report(executed_notebook, html_path, title:str|None=None) -> Path:
     scripts; plotly figures drawn by one compressed plotly.js; formulas as MathML (`mathml_markdown`)."""
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
+    import nbformat
     nb = nbformat.read(str(executed_notebook), as_version=4)
     nb.cells = [c for c in nb.cells if 'remove-cell' not in c.metadata.get('tags', [])]  # the notebook's own docs
     for c in nb.cells:
@@ -320,6 +326,7 @@ def figure_page(*figs, # plotly figures
                 extra:str='', # more HTML to append (a test's broken script)
                ) -> Path:
     "A standalone HTML page with `figs`, rendered as the report is: for checking figures in a browser."
+    import nbformat
     nb = nbformat.v4.new_notebook(); nb.cells = [nbformat.v4.new_markdown_cell('# A page')]
     outputs = [{PLOTLY_MIME: json.loads(pio.to_json(f, validate=False))} for f in figs] + [{'text/html': extra}]
     for data in outputs:

@@ -45,7 +45,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / 'docs'
 CACHE = ROOT / 'build' / 'docs-cache'  # executed committed-result cells (git-ignored)
 COMMITTED = ROOT / 'reports' / 'cpu'    # the reproduction the site shows
-COMMITTED_HEADING = '## The committed result'
 EXPECT = '_pe_docs_expect.json'         # pages that must carry results, for scripts/check_docs.py
 GLANCE = ('every claim at a glance: the statistic that decided its verdict, with its interval', 'none: our summary')
 
@@ -78,6 +77,7 @@ def smoke_report_note() -> str:
 sys.path.insert(0, str(ROOT / 'scripts'))
 import make_readme  # the README's generated blocks, the committed study's seeds and date
 from pe_anchor.render import PLOTLY_MIME  # defined once, in pe_anchor.render
+from pe_anchor.notebooks import committed_stop  # where a section's committed result ends: one definition
 PAGE_SUFFIXES = ('.ipynb', '.md')
 TEXT_SUFFIXES = {'': 'text', '.cff': 'yaml', '.py': 'python', '.sh': 'bash', '.toml': 'toml', '.cfg': 'ini',
                  '.ini': 'ini', '.yml': 'yaml', '.yaml': 'yaml'}  # shown as a page: browsers download these
@@ -456,14 +456,6 @@ def execute(nbs:list, dest:Path, jobs:int, cwd:dict|None=None, env_extra:dict|No
     return done, failed
 
 # ---------------------------------------------------------------- the committed results, rendered into the sections
-def committed_stop(cells) -> int|None:
-    "Index of the first cell after the notebook's committed-result section (None: the notebook has none)."
-    heads = [(i, l) for i, c in enumerate(cells) if c['cell_type'] == 'markdown'
-             for l in src_text(c).splitlines() if l.startswith('## ')]
-    start = next((i for i, l in heads if l.strip() == COMMITTED_HEADING), None)
-    if start is None: return None
-    return next((i for i, l in heads if i > start), len(cells))
-
 def committed_key(nb:dict, stop:int) -> str:
     "The cache key of a notebook's committed-result cells: their sources, the committed files, the package source."
     h = hashlib.sha256(json.dumps([src_text(c) for c in nb['cells'][:stop]]).encode())
