@@ -5,21 +5,28 @@
 # %% ../nbs/lib/21c_families.ipynb #5f6e8f29
 from __future__ import annotations
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 import numpy as np, pandas as pd
 from .core import CONTROLS
 from .config import data_dir, checkout_root
 from .corruptions import corruption_grid
-from .robustness import severity_table
+from .robustness import severity_table, plot_severity
+from .interventions import plot_ssdc_layers
 from .claims import late_rpi, t_interval
 from .confirm import (preregistration, READINGS, READING_WHY, SUMMARY_VERDICTS, reading, paired, decide,
                                damage_matched_setting, fs_at)
 
 # %% auto #0
 __all__ = ['FAMILIES_PREREG', 'QUESTIONS', 'H3_REFERENCES', 'FAKE_H1', 'FAKE_FS', 'NO_PROFILES', 'NO_FRAGILITY', 'READING_SCOPE',
+           'CONFIRMATORY', 'CHECK_NOTES', 'STUDY_RECORDS', 'DEPARTURES', 'DECIDING_COLUMNS', 'FAMILY_FIGURES',
            'families_preregistration_path', 'families_preregistration', 'hypothesis_ids', 'fs_pairs', 'region',
            'fake_family_tables', 'h1_parts', 'fs_parts', 'hypothesis_parts', 'hypothesis_decisions',
-           'hypothesis_readings', 'secondary_parts', 'hypothesis_severity_counts', 'fs_ranking', 'study_hypotheses']
+           'hypothesis_readings', 'secondary_parts', 'hypothesis_severity_counts', 'fs_ranking', 'confirmatory_jpeg',
+           'jpeg_check', 'holds_families', 'study_hypotheses', 'StudyRecord', 'register_record', 'study_records',
+           'code_departures', 'hypotheses_summary', 'deciding_table', 'plot_families_rpi', 'plot_families_fs',
+           'families_figures']
 
 # %% ../nbs/lib/21c_families.ipynb #925c541b
 FAMILIES_PREREG = 'preregistration-families.md'  # in the project's data folder
@@ -228,39 +235,160 @@ def fs_ranking(frag_rep:pd.DataFrame, corruption:str, severity, chance:float) ->
                         'paired t 95%', low[a] or low[b]) for i, a in enumerate(order) for b in order[i + 1:]]
     return pd.DataFrame(rows).assign(corruption=corruption, severity=str(severity))
 
-# %% ../nbs/lib/21c_families.ipynb #e922c523
-def _registered(study, pr:dict) -> bool:
-    "Is `study` the one the document registered: its preset, its seeds, every new and paired condition?"
-    need = set(pr['conditions']) | set(pr['paired_with'])
-    return bool(study and study.preset == pr['preset'] and list(study.seeds) == pr['seeds']
-                and need <= set(study.conditions))
+# %% ../nbs/lib/21c_families.ipynb #deaefd9c
+CONFIRMATORY = 'reports/cpu'  # in a source checkout: the confirmatory study whose `none` runs the families reuse
 
-def _hypothesis_rows(tables:dict, pr:dict, chance:float) -> pd.DataFrame:
-    "Primary verdicts, deciding parts, readings and secondary parts, the choice named in every primary row."
+def confirmatory_jpeg(root=None, # the checkout (default: this package's, if it is one)
+                     ) -> str|None:
+    "The JPEG quality the confirmatory study decided C4 at (its committed `claims.csv`); None if it is not here."
+    path = Path(root or checkout_root()) / CONFIRMATORY / 'claims.csv'
+    if not path.exists(): return None
+    t = pd.read_csv(path, dtype={'severity': str})
+    sev = t[(t.claim == 'C4') & (t.role == 'deciding')].severity.dropna().unique()
+    return str(sev[0]) if len(sev) == 1 else None
+
+# %% ../nbs/lib/21c_families.ipynb #6018decf
+CHECK_NOTES = {  # what the check row says, by its verdict
+    'same': "the same as the confirmatory study's (jpeg-q {expected}), as the document expects",
+    'differs': ("DIFFERS from the confirmatory study's (jpeg-q {expected}): the hypotheses use jpeg-q {got}, the "
+                "setting the document's rule recomputes from the `none` runs"),
+    'not checked': "no confirmatory setting to compare with (not the registered study, or its claims are not here)"}
+
+def jpeg_check(choice:dict, # `hypothesis_parts`' choice: the setting recomputed from the `none` runs
+               expected:str|None, # the confirmatory study's setting (`confirmatory_jpeg`); None: not compared
+              ) -> dict:
+    "The `check` row: the recomputed damage-matched JPEG setting against the confirmatory study's."
+    got = choice['jpeg_severity']
+    v = 'not checked' if expected is None or got is None else 'same' if str(got) == str(expected) else 'differs'
+    return dict(hypothesis='H2, H3', part='damage-matched JPEG setting', role='check', corruption='jpeg-q',
+                statistic="the JPEG quality chosen from the `none` runs' selection half, against the confirmatory "
+                          "study's", severity=str(got), part_verdict=v,
+                note=CHECK_NOTES[v].format(expected=expected, got=got) + f"; {choice['jpeg_note']}")
+
+# %% ../nbs/lib/21c_families.ipynb #e922c523
+def holds_families(study, pr:dict|None=None) -> bool:
+    "Does `study` hold every condition of the families' document, new and paired (so that H1-H3 can be decided)?"
+    pr = pr or families_preregistration()
+    return bool(study) and (set(pr['conditions']) | set(pr['paired_with'])) <= set(study.conditions)
+
+def _registered(study, pr:dict) -> bool:
+    "Is `study` the one the document registered: every new and paired condition, its preset, its seeds?"
+    return holds_families(study, pr) and study.preset == pr['preset'] and list(study.seeds) == pr['seeds']
+
+def _hypothesis_rows(tables:dict, pr:dict, chance:float, expected:str|None) -> pd.DataFrame:
+    "The setting's check, primary verdicts, deciding parts, readings, secondary parts; the choice in each primary row."
     parts, choice = hypothesis_parts(tables, pr, chance)
+    check = jpeg_check(choice, expected)
     t = _as_hypotheses(pd.concat([decide(parts, pr['epsilon']), *secondary_parts(tables, pr, chance)],
                                  ignore_index=True))
     first = t.role == 'primary'
-    t.loc[first, 'note'] = t.loc[first, 'note'] + f"; choice on the selection half: JPEG {choice['jpeg_note']}"
+    t.loc[first, 'note'] = (t.loc[first, 'note'] + f"; choice on the selection half: JPEG {choice['jpeg_note']}; "
+                            f"against the confirmatory study's setting: {check['part_verdict']}")
     frag = tables.get('fragility', NO_FRAGILITY)
     rank = fs_ranking(frag, 'jpeg-q', choice['jpeg_severity'], chance) if choice['jpeg_severity'] else None
-    return pd.concat([t, hypothesis_readings(tables, pr, chance), hypothesis_severity_counts(frag, pr, chance), rank],
-                     ignore_index=True)
+    return pd.concat([pd.DataFrame([check]), t, hypothesis_readings(tables, pr, chance),
+                      hypothesis_severity_counts(frag, pr, chance), rank], ignore_index=True)
 
 # %% ../nbs/lib/21c_families.ipynb #859c83a1
 def study_hypotheses(tables:dict, # the merged study's tables by name (`load_tables`)
                      study=None, # its `StudyConfig` (the chance level; whether it is the registered study)
                      pr:dict|None=None, # the pre-registration block (default: `families_preregistration()`)
+                     expected:str|None=None, # the confirmatory JPEG setting (default: `confirmatory_jpeg()` for the
+                                             # registered study, else none: not compared)
                     ) -> pd.DataFrame:
-    "Every hypothesis's primary verdict, deciding parts, readings, secondary parts, severity counts and ranking."
+    "The setting's check, each hypothesis's primary verdict, deciding parts, readings, secondaries, counts, ranking."
     pr = pr or families_preregistration()
     chance = 1 / study.config('none', study.seeds[0]).model.num_classes if study else 0.1
-    t = _hypothesis_rows(tables, pr, chance)
+    registered = _registered(study, pr)
+    t = _hypothesis_rows(tables, pr, chance, expected if expected or not registered else confirmatory_jpeg())
     q = t.hypothesis.str.split('-', n=1)
     t = t.assign(question=q.str[0], encoding=q.str[1], estimator=pr['primary_estimator'],
                  hypothesis_text=q.str[0].map(QUESTIONS), prediction=t.hypothesis.map(pr['predictions']))
     for e in (pr['primary_estimator'], *pr['secondary_estimators']):  # hypothesis-level columns
         t[f'verdict_{e}'] = t.hypothesis.map(hypothesis_decisions(tables, pr, chance, estimator=e).part_verdict)
-    order = {h: i for i, h in enumerate(hypothesis_ids(pr))} | {'H3': len(hypothesis_ids(pr))}
+    order = {'H2, H3': -1} | {h: i for i, h in enumerate(hypothesis_ids(pr))} | {'H3': len(hypothesis_ids(pr))}
     t = t.iloc[np.argsort(t.hypothesis.map(order).to_numpy(), kind='stable')].reset_index(drop=True)
-    return t.assign(preregistered=_registered(study, pr))
+    return t.assign(preregistered=registered)
+
+# %% ../nbs/lib/21c_families.ipynb #b504968a
+@dataclass(frozen=True)
+class StudyRecord:
+    "A pre-registered table a merge writes beside `claims.csv`, for the studies it applies to."
+    applies: Callable  # study -> bool: does the merged study get this table?
+    compute: Callable  # (tables, study) -> DataFrame: the table, from the merged study's analysis tables
+    source: Callable  # () -> dict: the block it is decided by (hashed into the claims' fingerprint)
+
+STUDY_RECORDS = {}  # table name -> StudyRecord
+
+def register_record(name:str, record:StudyRecord) -> StudyRecord:
+    "Add a pre-registered table under `name` (not `claims`, not a name registered already)."
+    if name == 'claims' or name in STUDY_RECORDS: raise ValueError(f"A study record named {name!r} exists already")
+    STUDY_RECORDS[name] = record
+    return record
+
+def study_records(study) -> dict:
+    "The pre-registered tables `study` gets beside `claims.csv`: {name: `StudyRecord`}."
+    return {n: r for n, r in STUDY_RECORDS.items() if study is not None and r.applies(study)}
+
+register_record('hypotheses', StudyRecord(holds_families, study_hypotheses, families_preregistration))
+
+# %% ../nbs/lib/21c_families.ipynb #d50c52d1
+DEPARTURES = {  # candidate departures, reviewed against the block and the code: (a departure?, why)
+    "'not interpretable' as a hypothesis's label": (True,
+        "the block's hypothesis_rule has four labels (holds, does not hold, not testable, otherwise inconclusive); "
+        "when a deciding part is not interpretable under the floor guard and no part fails after Holm, the code labels "
+        "the hypothesis 'not interpretable' (as the confirmatory claims, `claim_decision`) where the rule says "
+        "'inconclusive'. The floor guard names the label for a comparison and the severity summary counts it; it "
+        "never makes a hypothesis hold or fail"),
+    "H3's 'shown less fragile than either' read with Holm over its two parts": (False,
+        "the block's rule: 'does not hold' if some deciding part's Holm-adjusted p_fail ≤ 0.025, Holm over the "
+        "hypothesis's deciding parts (all of them); H3's two parts are FS(e) − FS(reference) > 0, whose p_fail tests "
+        "e less fragile: the document's own words"),
+    "H3's descriptive order by mean FS, with all 28 paired differences": (False,
+        "the document asks for 'the mean FS of all eight conditions at the primary severity, in order, with every "
+        "paired difference's interval': ordered by the means, every pair of the eight once (28), unadjusted"),
+    "the JPEG choice on the report half when the tables have no selection half": (False,
+        "the registered study has both halves (the `cpu` preset's split is 'halves'), so its choice is on the "
+        "selection half, as the document says; the fallback acts only on a study run with split 'all', and its note "
+        "says so")}
+
+def code_departures() -> list:
+    "The real departures of the code from the block, each as 'what: why'."
+    return [f"{k}: {why}" for k, (real, why) in DEPARTURES.items() if real]
+
+# %% ../nbs/lib/21c_families.ipynb #701098eb
+def hypotheses_summary(h:pd.DataFrame, # a hypotheses table (`study_hypotheses`, or its CSV)
+                      ) -> pd.DataFrame:
+    "Per hypothesis: its question, prediction, primary verdict, as predicted?, deciding parts holding, image RPI."
+    prim = h[h.role == 'primary'].set_index('hypothesis')
+    held = h[h.role == 'deciding'].groupby('hypothesis', sort=False).part_verdict
+    return pd.DataFrame({'question': prim.hypothesis_text, 'predicted': prim.prediction, 'verdict': prim.part_verdict,
+                         'as predicted': prim.part_verdict == prim.prediction,
+                         'deciding parts holding': held.agg(lambda v: f"{(v == 'holds').sum()} of {len(v)}"),
+                         'verdict under image RPI': prim.verdict_image}).rename_axis('hypothesis')
+
+DECIDING_COLUMNS = ['hypothesis', 'part', 'statistic', 'n_seeds', 'ours', 'ci_low', 'ci_high', 'p_fail_holm',
+                    'part_verdict', 'note']
+
+def deciding_table(h:pd.DataFrame) -> pd.DataFrame:
+    "Every deciding part: the mean over seeds, its 95 % t interval, the seeds, the Holm-adjusted p_fail, the verdict."
+    return h[h.role == 'deciding'][DECIDING_COLUMNS].reset_index(drop=True)
+
+# %% ../nbs/lib/21c_families.ipynb #23fef314
+def plot_families_rpi(tables:dict, estimator:str='batch'):
+    "SSDC per layer under batch RPI, every condition: three encodings beyond the paper's beside its own (our extension)"
+    p = tables['ssdc_profiles']
+    d = p[(p.permuted == estimator) & p.trained.astype(bool) & np.isclose(p.alpha.astype(float), 1.0)]
+    return plot_ssdc_layers(d, title=f"SSDC under {estimator} RPI per layer, every encoding (our extension)",
+                            yaxis='SSDC under RPI')
+
+def plot_families_fs(tables:dict):
+    "Fragility Score against JPEG quality, every condition: three more encodings beside the paper's (our extension)"
+    f = tables['fragility']
+    return plot_severity(f[f.corruption.isin(['jpeg-q', 'jpeg'])])
+
+FAMILY_FIGURES = {'families_rpi': plot_families_rpi, 'families_fs': plot_families_fs}  # name -> figure of the tables
+
+def families_figures(tables:dict) -> dict:
+    "{name: figure} of `FAMILY_FIGURES` over a merged study's tables."
+    return {k: draw(tables) for k, draw in FAMILY_FIGURES.items()}

@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/24b_merge.ipynb #e68cb742
 from __future__ import annotations
-import dataclasses, shutil, subprocess, tempfile, time
+import dataclasses, os, shutil, subprocess, tempfile, time
 from pathlib import Path
 from .core import CONDITIONS
 from .files import (save_table, save_json, load_json, read_regular, atomic_write, check_inside,
@@ -13,6 +13,7 @@ from .study import StudyConfig, study_to_dict, study_from_dict
 from .measure import paper_reference
 from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis
 from .confirm import study_claims
+from .hypotheses import study_records
 from .plan import read_manifest, unit_fingerprints, write_plan, run_unit, load_tables, analysis_names
 from .notebooks import write_report
 from .stored import (RESULTS, RECORD, result_folder, result_problem, unlisted, read_record, stored_files,
@@ -218,17 +219,21 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
 def write_claims(out:Path, # a reproduction whose analysis tables are current
                  dest:Path, # where `claims.csv` goes
                  study:StudyConfig):
-    "Test the claims on the analysis tables of `out` (`study_claims`): `dest/claims.csv`."
-    save_table(study_claims(load_tables(out, units=analysis_names()), study, paper_reference()), dest / 'claims.csv')
+    """Test the claims on the analysis tables of `out` (`study_claims`): `dest/claims.csv`; and beside it each
+    pre-registered table the study gets (`study_records`: the families' hypotheses), `dest/<name>.csv`."""
+    tables = load_tables(out, units=analysis_names())
+    save_table(study_claims(tables, study, paper_reference()), dest / 'claims.csv')
+    for name, r in study_records(study).items(): save_table(r.compute(tables, study), dest / f'{name}.csv')
 
 def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict):
-    "Record in the manifest which parts were merged (their names, runs and costs) and every result's record."
+    "Record in the manifest the parts merged (their names, paths from `out`, runs, costs) and every result's record."
     m = read_manifest(out)
     merged = []
     for p in parts:
         pm = read_manifest(Path(p).expanduser().resolve())
         part = pm.get('part', {})
-        merged.append(dict(folder=Path(p).name, keys=part.get('keys'), seconds=part.get('seconds'),
+        rel = Path(os.path.relpath(Path(p).expanduser().resolve(), out)).as_posix()  # to find it again
+        merged.append(dict(folder=Path(p).name, path=rel, keys=part.get('keys'), seconds=part.get('seconds'),
                            finished=part.get('finished'), runs=part.get('runs'), trained=part.get('trained')))
     results = {f'{a}/{r}': read_record(out, a, r) for a, r in sorted(where)}
     m['part'] = dict(name=read_manifest(Path(parts[0]).expanduser().resolve())['part'].get('name'),

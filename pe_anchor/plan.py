@@ -18,6 +18,7 @@ from .study import StudyConfig, make_study, study_from_dict, study_to_dict
 from .claims import claim_thresholds
 from .units import ANALYSIS_UNITS, analysis_settings
 from .confirm import preregistration
+from .hypotheses import study_records
 
 # %% auto #0
 __all__ = ['ENGINE', 'PUBLISHED', 'SHA256', 'run_names', 'analysis_names', 'unit_names', 'unit_fingerprints',
@@ -49,11 +50,13 @@ def _hash(*parts) -> str:
 
 def unit_fingerprints(study:StudyConfig) -> dict:
     """The fingerprint of every unit of a reproduction of `study`: each analysis hashes its runs and the settings it
-    declares (`analysis_settings`), the claims hash the analyses, the thresholds and the pre-registration."""
+    declares (`analysis_settings`), the claims hash the analyses, the thresholds and the pre-registration (and the
+    block of every pre-registered table the study gets beside them, `study_records`)."""
     base = dict(preset=study.preset, seeds=list(study.seeds), conditions=list(study.conditions),
                 overrides=study.run_overrides, runs=run_names(study), engine=ENGINE)
     k = {n: _hash(n, base, analysis_settings(a, study)) for n, a in ANALYSIS_UNITS.items()}
-    k['claims'] = _hash('claims', k, claim_thresholds(), preregistration())
+    k['claims'] = _hash('claims', k, claim_thresholds(), preregistration(),
+                        *[r.source() for r in study_records(study).values()])
     k['report'] = _hash('report', k)
     return k
 

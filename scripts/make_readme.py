@@ -14,7 +14,10 @@ by scripts/build_docs.py for the docs site's home page) replace what lies betwee
   figure if it is committed (a one-line note otherwise) and the verdict of every claim (the primary verdict beside the
   exploratory study's, or the exploratory verdicts labelled so), from `reports/cpu/claims.csv` (a marked placeholder
   if unusable);
-- `<!-- costs:begin -->` ... `<!-- costs:end -->`: each preset's summary and cost (`pe_anchor.core.PRESETS`).
+- `<!-- costs:begin -->` ... `<!-- costs:end -->`: each preset's summary and cost (`pe_anchor.core.PRESETS`);
+- `<!-- families:begin -->` ... `<!-- families:end -->`: the families study (our extension): in progress, with how many
+  of its pre-registered parts are committed (`reports/cpu-families-parts/`), until its merge `reports/cpu-families`
+  holds the hypotheses' table; then each hypothesis's prediction beside its primary verdict.
 
 docs/deviations.md is every row of `pe_anchor.deviations.deviations('cpu')` (where the paper's value comes from, ours,
 why), with the measured JPEG Fragility Score of `none` in the committed study beside the paper's, computed from the
@@ -220,7 +223,33 @@ def provenance_text() -> str:
             "From now on a run trained from a dirty tree records the diff's SHA-256 in its `done.json` and stores the "
             "diff beside it (`dirty.diff`, [`lib/12_training`](nbs/lib/12_training.ipynb)).\n")
 
-GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text)
+FAMILIES = ROOT / 'reports' / 'cpu-families'  # the families study, once merged (our extension)
+FAMILY_PARTS = ROOT / 'reports' / 'cpu-families-parts'
+
+def family_seeds(pr:dict) -> list:
+    "The seeds of the families' committed parts (a finished part lists its runs' keys)."
+    keys = [k for m in sorted(FAMILY_PARTS.glob('*/manifest.json'))
+            for k in json.loads(m.read_text(encoding='utf-8')).get('part', {}).get('keys', [])]
+    return sorted({s for c, s in keys if c in pr['conditions']})
+
+def families_text() -> str:
+    "The families study: in progress (k of 6 parts) until its merge holds the hypotheses, then their verdicts."
+    pr, table = core('hypotheses').families_preregistration(), FAMILIES / 'tables' / 'claims' / 'hypotheses.csv'
+    if not table.exists():
+        done = family_seeds(pr)
+        return (f"**In progress**: {len(done)} of {len(pr['seeds'])} parts committed (seeds "
+                f"{seed_range(done) if done else 'none'}; the rest are computed one at a time). No hypothesis is decided "
+                "or looked at before all six are merged.\n")
+    prim = [r for r in csv.DictReader(table.open(encoding='utf-8')) if r['role'] == 'primary']
+    lines = ['| hypothesis | what it asks | predicted | **primary verdict** |', '|---|---|---|---|']
+    lines += [f"| {r['hypothesis']} | {r['hypothesis_text']} | {r['prediction']} | **{r['part_verdict']}** |"
+              for r in prim]
+    same = sum(r['prediction'] == r['part_verdict'] for r in prim)
+    return (f"**Decided** on the merge of all {len(pr['seeds'])} seeds (`reports/cpu-families`; its "
+            f"[page](reports/cpu-families/README.md) has the deciding parts, the departures and the figures); "
+            f"{same} of {len(prim)} verdicts as predicted:\n\n" + '\n'.join(lines) + '\n')
+
+GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text, families=families_text)
 
 def generated_blocks(text:str) -> str:
     "`text` with every generated block (`GENERATED`) filled in between its markers."

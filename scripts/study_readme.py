@@ -1,18 +1,26 @@
-"""Write `reports/cpu/README.md`, the page of the committed confirmatory study, from its own files.
+"""Write `reports/cpu/README.md`, the page of the committed confirmatory study, from its own files; and
+`reports/cpu-families/README.md`, the families study's page, once that study is merged.
 
-    python scripts/study_readme.py           # regenerate reports/cpu/README.md
-    python scripts/study_readme.py --check   # exit 1 if it is out of step with the files it is made from
+    python scripts/study_readme.py                  # regenerate reports/cpu/README.md (and the families' page)
+    python scripts/study_readme.py --check          # exit 1 if a page is out of step with the files it is made from
+    python scripts/study_readme.py --families OUT   # the families' page of the merged study in OUT (--check too)
 
 Made from: the merged study's `manifest.json` and `claims.csv` (`reports/cpu`), each part's manifest
 (`reports/cpu-parts/*/manifest.json`: what each part cost, where and when it ran), the pre-registration
 (`data/preregistration-cpu.md`: its predictions, SHA-256, first commit and departures) and the exploratory study's
 `claims.csv` (`reports/cpu-exploratory`). Every number on the page is read from those files; nothing is typed.
+
+The families' page (`families_page`) is made from the merged study's `manifest.json` (its parts and their runs),
+`tables/claims/hypotheses.csv` (`pe_anchor.hypotheses.study_hypotheses`), its figures, the families'
+pre-registration (`data/preregistration-families.md`: SHA-256, first commit, departures) and the code's reviewed
+departures from its block (`pe_anchor.hypotheses.DEPARTURES`). It is labelled as our extension, not the paper's.
 """
-import csv, datetime as dt, json, re, sys
+import csv, datetime as dt, json, re, subprocess, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / 'reports' / 'cpu'
+FAMILIES_OUT = ROOT / 'reports' / 'cpu-families'
 EXPLORATORY = ROOT / 'reports' / 'cpu-exploratory'
 sys.path.insert(0, str(ROOT / 'scripts'))
 import parts_status  # noqa: E402  (each part's cost, from its manifest)
@@ -33,6 +41,13 @@ def predictions(text:str) -> dict:
         cells = [c.strip() for c in line.strip().strip('|').split('|')]
         if len(cells) == 3 and re.fullmatch(r'C\d', cells[0]): out[cells[0]] = (cells[1], cells[2])
     return out
+
+
+def git_time(commit:str) -> str:
+    "The commit's time (git), '' without one."
+    if not commit: return ''
+    return subprocess.run(['git', 'show', '-s', '--format=%ci', commit], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip()
 
 
 def minutes(seconds:float) -> str:
@@ -73,11 +88,7 @@ def page() -> str:
     rec, block = preregistration_record(), preregistration()
     text = (ROOT / rec['file']).read_text(encoding='utf-8')
     pred = predictions(text)
-    commit_time = ''
-    if rec['commit']:
-        import subprocess
-        commit_time = subprocess.run(['git', 'show', '-s', '--format=%ci', rec['commit']], cwd=ROOT,
-                                     capture_output=True, text=True).stdout.strip()
+    commit_time = git_time(rec['commit'])
     merged_folders = [p['folder'] for p in merged.get('merged', [])]
     parts = [p for p in parts_status.parts() if not merged_folders or p['folder'] in merged_folders]
     seeds = study['seeds']
@@ -175,12 +186,179 @@ def page() -> str:
     return '\n'.join(L) + '\n'
 
 
+# ---------------------------------------------------------------- the families' page (our extension)
+def family_runs(m:dict, conditions:list) -> list:
+    "Each run of the new encodings in the merged parts, once: its name, when it started training, its commit."
+    runs = {}
+    for part in m.get('part', {}).get('merged', []):
+        for r in part.get('runs') or []:
+            if r.get('condition') in conditions and r.get('finished'):
+                start = dt.datetime.fromisoformat(r['finished']) - dt.timedelta(seconds=r.get('train_seconds') or 0)
+                git = (r.get('provenance') or {}).get('git') or {}
+                runs[r['run']] = dict(start=start, commit=git.get('commit', ''))
+    return sorted(runs.items(), key=lambda x: x[1]['start'])
+
+
+def descends(commit:str, ancestor:str) -> bool:
+    "Is `commit` `ancestor` or a descendant of it (git)?"
+    return bool(commit and ancestor) and subprocess.run(['git', 'merge-base', '--is-ancestor', ancestor, commit],
+                                                        cwd=ROOT, capture_output=True).returncode == 0
+
+
+def before_training(rec:dict, runs:list) -> str:
+    "The sentence that says the pre-registration's first commit precedes every family run's training."
+    when = git_time(rec['commit'])
+    if not runs: return 'No run of the new encodings is in the merged parts.'
+    t0 = dt.datetime.fromisoformat(when[:19]) if when else None
+    after = sum(t0 is not None and r['start'] > t0 for _, r in runs)
+    down = sum(descends(r['commit'], rec['commit']) for _, r in runs)
+    return (f"The first of the {len(runs)} runs of the new encodings started training at "
+            f"{runs[0][1]['start']:%Y-%m-%d %H:%M:%S} (from its record: finished less training time); **{after} of "
+            f"{len(runs)}** started after the pre-registration's first commit (`{rec['commit'][:10]}`, "
+            f"{when or 'an unknown time'}), and **{down} of {len(runs)}** were trained from that commit or a later "
+            "one (`git merge-base --is-ancestor`, on each run's recorded commit).")
+
+
+def md_table(df, columns:list) -> list:
+    "A markdown table of `df`'s `columns` (text as given)."
+    return (['| ' + ' | '.join(columns) + ' |', '|' + '---|' * len(columns)]
+            + ['| ' + ' | '.join(str(v) for v in row) + ' |' for row in df[columns].itertuples(index=False)])
+
+
+def verdict_rows(h) -> list:
+    "The predictions against the verdicts, with the deciding parts holding, other readings and the severity counts."
+    from pe_anchor.hypotheses import hypotheses_summary
+    from pe_anchor.results import nonzero_counts
+    sm, prim = hypotheses_summary(h), h[h.role == 'primary'].set_index('hypothesis').part_verdict
+    other = h[(h.role == 'reading') & (h.part_verdict != h.hypothesis.map(prim))]
+    sm['other readings'] = [', '.join(f"{r.part_verdict} ({r.part.replace('reading: ', '')})"
+                                      for r in other[other.hypothesis == k].itertuples()) or 'none' for k in sm.index]
+    sc = h[h.role == 'severity counts']
+    sm['severity counts'] = ['<br>'.join(f"{r.corruption}: {nonzero_counts(r.note)}"
+                                         for r in sc[sc.hypothesis == k].itertuples()) for k in sm.index]
+    sm['as predicted'] = sm['as predicted'].map({True: 'yes', False: 'no'})
+    sm['verdict'] = '**' + sm['verdict'] + '**'
+    return md_table(sm.reset_index(), ['hypothesis', 'question', 'predicted', 'verdict', 'as predicted',
+                                       'deciding parts holding', 'verdict under image RPI', 'other readings',
+                                       'severity counts'])
+
+
+def deciding_rows(h) -> list:
+    "Every deciding part with its mean, 95 % interval, seeds, Holm-adjusted p_fail and verdict."
+    from pe_anchor.hypotheses import deciding_table
+    d = deciding_table(h)
+    f = lambda x: '' if x != x else f"{x:.3f}"
+    d = d.assign(mean=d.ours.map(f), interval=[f"[{f(a)}, {f(b)}]" for a, b in zip(d.ci_low, d.ci_high)],
+                 seeds=d.n_seeds.map(lambda x: '' if x != x else int(x)), **{'Holm p_fail': d.p_fail_holm.map(f)})
+    d = d.assign(verdict=d.part_verdict, **{'95 % interval': d.interval})
+    return md_table(d, ['hypothesis', 'part', 'statistic', 'mean', '95 % interval', 'seeds', 'Holm p_fail', 'verdict'])
+
+
+def cost_rows(m:dict) -> list:
+    "Each merged part: its runs, the runs it trained and their training minutes, its wall minutes, when it finished."
+    rows = ['| part | runs | trained here | training, CPU min | wall min | finished |', '|---|---|---|---|---|---|']
+    for p in m.get('part', {}).get('merged', []):
+        trained = [t for t in p.get('trained') or [] if t.get('status') == 'trained']
+        rows.append(f"| `{p.get('path') or p['folder']}` | {len(p.get('keys') or [])} | {len(trained)} | "
+                    f"{sum(t.get('seconds') or 0 for t in trained) / 60:.0f} | {(p.get('seconds') or 0) / 60:.0f} | "
+                    f"{p.get('finished')} |")
+    return rows
+
+
+def figure_rows(out:Path) -> list:
+    "The figures of the families (`FAMILY_FIGURES`) and the registered ones that show every condition, if drawn."
+    from pe_anchor.hypotheses import FAMILY_FIGURES
+    caps = {k: f.__doc__ for k, f in FAMILY_FIGURES.items()} | {k: c for k, (c, _) in build_docs.figure_list().items()
+                                                              if k in ('fig3', 'severity', 'rpi_accuracy')}
+    return ['| figure | what it shows |', '|---|---|'] + [f"| [`{k}`](figures/{k}.png) | {c} |" for k, c in caps.items()
+                                                       if (out / 'figures' / f'{k}.png').exists()]
+
+
+def departure_lines(rec:dict) -> list:
+    "The document's own departures, then the code's reviewed candidates: the real ones, and the others with why not."
+    from pe_anchor.hypotheses import DEPARTURES
+    L = ["As the pre-registration lists them (its `## Departures` section):", '']
+    L += [f"- {d}" for d in rec['departures']] or ['- none listed yet']
+    L += ['', 'Where the code departs from the block (`pe_anchor.hypotheses.DEPARTURES`, each checked by a test in '
+              '`lib/21c_families`; to be appended to the document\'s Departures section):', '']
+    L += [f"- **{k}**: {why}." for k, (real, why) in DEPARTURES.items() if real] or ['- none']
+    L += ['', 'Candidates reviewed and found not to be departures:', '']
+    return L + [f"- {k}: {why}." for k, (real, why) in DEPARTURES.items() if not real]
+
+
+def families_page(out:Path=FAMILIES_OUT) -> str:
+    "The families study's page, from the merged study in `out`."
+    sys.path.insert(0, str(ROOT))
+    import pandas as pd
+    from pe_anchor.confirm import preregistration_record
+    from pe_anchor.hypotheses import families_preregistration, families_preregistration_path
+    m = json.loads((out / 'manifest.json').read_text(encoding='utf-8'))
+    study, pr = m['plan']['study'], families_preregistration()
+    rec = preregistration_record(families_preregistration_path())
+    h = pd.read_csv(out / 'tables' / 'claims' / 'hypotheses.csv', dtype={'severity': str})
+    check = h[h.role == 'check'].iloc[0]
+    seeds, parts = study['seeds'], m.get('part', {}).get('merged', [])
+    registered = bool(h.preregistered.astype(str).eq('True').all())
+    L = [f"# Three encodings beyond the paper's: the `{pr['study']}` study ({len(study['conditions'])} conditions x "
+         f"{len(seeds)} seeds)", '',
+         '<!-- generated by scripts/study_readme.py from this folder and the families\' pre-registration: do not '
+         'edit -->',
+         '', "**Our extension, not the paper's.** The paper tests three encodings (`ape`, `sincos`, `rope`) against two "
+         "frameless controls (`none`, `rpt`); this study runs three encodings it does not test, "
+         f"{', '.join(f'`{c}`' for c in pr['conditions'])} (CPVT's conditional position encoding, Swin/BEiT's "
+         "relative position bias, RoPE with learned mixed frequencies; `lib/06b_families`), through the confirmatory "
+         "study's protocol, paired by seed with its committed runs, and decides the hypotheses H1-H3 of the "
+         f"pre-registration [`{rec['file']}`](../../{rec['file']}) (SHA-256 `{rec['sha256']}`), first committed in "
+         f"`{rec['commit'][:10] or 'an unknown commit'}` at {git_time(rec['commit']) or 'an unknown time'}.", '',
+         before_training(rec, family_runs(m, pr['conditions'])), '']
+    if not registered:
+        L += [f"**Not the registered study** (preset `{study['preset']}`, seeds {make_readme.seed_range(seeds)}; the "
+              f"document registers preset `{pr['preset']}`, seeds {make_readme.seed_range(pr['seeds'])}): the verdicts "
+              "below test the pipeline, not the hypotheses.", '']
+    dates = [u['finished'][:10] for u in m.get('units', {}).values() if u.get('finished')]
+    L += [f"Merged on {max(dates) if dates else 'an unknown date'} from {len(parts)} parts (the registered study by "
+          "`pe-anchor-paper --import pe_anchor.families --merge reports/cpu-parts/seed-* reports/cpu-families-parts/seed-* "
+          "--out-dir reports/cpu-families`): the committed conditions' per-run results are reused byte for byte, "
+          "nothing is trained or recomputed. `python scripts/check_claims.py reports/cpu-families` merges the parts again and "
+          "recomputes every hypothesis from the tables with the current code.", '',
+          '## Predictions and verdicts', '',
+          "The prediction is the document's, written before any run of these encodings was trained. The primary "
+          'verdict uses its deciding parts: paired by seed, Holm within each hypothesis, every choice on the selection '
+          'half, every reported number on the report half, the floor guard.', '',
+          *verdict_rows(h), '',
+          f"**The primary JPEG setting** (jpeg-q {check.severity}), recomputed from the `none` runs: "
+          f"{check.part_verdict}: {check.note}.", '',
+          '## The deciding parts', '',
+          'Each part: the mean over seeds of its statistic with its 95 % paired t interval, the seeds, the '
+          'Holm-adjusted p_fail within its hypothesis and its verdict. Every other part (readings, secondary parts, '
+          "severity counts, H3's ranking of all eight conditions) is in `tables/claims/hypotheses.csv` and the report.",
+          '', *deciding_rows(h), '',
+          '## Departures from the pre-registration', '', *departure_lines(rec), '',
+          '## What each part cost', '',
+          "From the merged manifest: each part's runs, those it trained (the others reused), their training minutes "
+          "(each run's own wall time on one core) and the part command's wall minutes.", '',
+          *cost_rows(m), '', '## Figures', '', *figure_rows(out)]
+    return '\n'.join(L) + '\n'
+
+
+def pages(args:list) -> dict:
+    "{path: text} of the pages to write or check: the families' page of `--families OUT`, else the committed ones."
+    if '--families' in args:
+        out = Path(args[args.index('--families') + 1]).resolve()
+        return {out / 'README.md': families_page(out)}
+    found = FAMILIES_OUT / 'tables' / 'claims' / 'hypotheses.csv'
+    return {OUT / 'README.md': page(), **({FAMILIES_OUT / 'README.md': families_page()} if found.exists() else {})}
+
+
+def shown(path:Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 if __name__ == '__main__':
-    text = page()
-    path = OUT / 'README.md'
-    if '--check' in sys.argv:
-        ok = path.exists() and path.read_text(encoding='utf-8') == text
-        if not ok: print(f"{path.relative_to(ROOT)} is out of step: run python scripts/study_readme.py")
-        sys.exit(0 if ok else 1)
-    path.write_text(text, encoding='utf-8')
-    print(f"wrote {path.relative_to(ROOT)}")
+    for path, text in pages(sys.argv[1:]).items():
+        if '--check' in sys.argv:
+            if not path.exists() or path.read_text(encoding='utf-8') != text:
+                print(f"{shown(path)} is out of step: run python scripts/study_readme.py"); sys.exit(1)
+            continue
+        path.write_text(text, encoding='utf-8')
+        print(f"wrote {shown(path)}")
