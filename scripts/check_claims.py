@@ -136,8 +136,12 @@ def remerge(out:Path) -> list|None:
     from pe_anchor.merge import merge_parts
     merged = json.loads((out / 'manifest.json').read_text()).get('part', {}).get('merged', [])
     if not merged: return None
-    parts = [str((out / p['path']).resolve()) if p.get('path') else str(ROOT / 'reports' / 'cpu-parts' / p['folder'])
+    parts = [(out / p['path']).resolve() if p.get('path') else ROOT / 'reports' / 'cpu-parts' / p['folder']
              for p in merged]  # the path from the study; an older manifest names a folder of reports/cpu-parts
+    missing = [str(p) for p in parts if not (p / 'manifest.json').is_file()]
+    if missing: sys.exit(f"{out}: the manifest names parts that are not there: {', '.join(missing)} "
+                         "(a merged study is checked beside its parts, at the paths its manifest records)")
+    parts = [str(p) for p in parts]
     with tempfile.TemporaryDirectory(prefix='pe_anchor-check-') as d:
         new = Path(d) / 'study'
         merge_parts(parts, new, report=False, progress=False)

@@ -95,6 +95,7 @@ def check_claims():
     if r.returncode != 0: return False, r.stdout[-4000:] + r.stderr[-2000:]
     with tempfile.TemporaryDirectory(prefix='pe_anchor-claims-') as d:
         cpu = Path(d) / 'cpu'; cpu.mkdir()
+        shutil.copytree(ROOT / 'reports' / 'cpu-parts', Path(d) / 'cpu-parts')  # where the manifest says its parts are
         for f in ('manifest.json', 'claims.csv'): shutil.copy(ROOT / 'reports' / 'cpu' / f, cpu / f)
         shutil.copytree(ROOT / 'reports' / 'cpu' / 'tables', cpu / 'tables')
         path = cpu / 'claims.csv'
