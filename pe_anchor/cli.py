@@ -182,14 +182,16 @@ def preset_costs(width:int=100, # characters per line
     for k, p in PRESETS.items():
         out += [fill(f"{k}{' (the default)' if k == default else ''}: {p.summary}", '  '),
                 fill(f"cost: {p.cost}", ' ' * 6)]
+        out += [fill(f"--quick: {p.quick_cost}", ' ' * 6)] if p.quick_cost else []
     return '\n'.join(out)
 
 def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=None, merge=None) -> str:
     "The first line `pe-anchor-paper` prints: what it does, and what the preset costs (`PRESETS[preset].cost`)."
     if redo_report: return f"pe-anchor-paper: the claims and the report of {out_dir} again, from its tables"
     if merge: return f"pe-anchor-paper: merging {len(merge)} part(s) into {out_dir} (no training, no run cache)"
-    look = ", its quick look (a fraction of the full cost)" if quick else ''
-    return f"pe-anchor-paper: preset {preset}{look} ({PRESETS[preset].summary}); full cost: {PRESETS[preset].cost}"
+    q = PRESETS[preset].quick_cost or 'not measured; a fraction of the full cost'
+    look = f"; its quick look: {q}" if quick else ''
+    return f"pe-anchor-paper: preset {preset} ({PRESETS[preset].summary}){look}; full cost: {PRESETS[preset].cost}"
 
 def add_executor_flags(p:argparse.ArgumentParser):
     "The flags that say where runs train and per-run analyses run (`pe_anchor.executor.make_executor`)."

@@ -143,6 +143,7 @@ class Preset:
     quick:dict # `--quick`: study settings (and run `overrides`) of a first look
     cost:str # what a full reproduction of the preset costs, and where that was measured
     summary:str='' # one line: what the preset is for
+    quick_cost:str='' # what `--quick` costs, and where that was measured ('' = not measured)
 
 # %% ../nbs/lib/00_core.ipynb #0a220171
 _CHOICES = dict(  # the project's choices where the paper is silent or ambiguous: every preset inherits them
@@ -234,9 +235,10 @@ CPU_PRESET = Preset(
                  'evenly spaced test images (the paper: its last batch of 1,000 for SSDC, all 5,000 for '
                  'FS). Project choice'),
     quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0], overrides=dict(epochs=3)),
-    cost='six one-seed parts of about 51 min each on 2 idle cores (5 runs of about 11 min on one core, then their '
-         'analyses), then a merge of under a minute: about 5.1 h, measured (benchmarks/README.md, "The cpu '
-         'reproduction")',
+    cost='six one-seed parts (5 runs of 11-15 min on one core, then their analyses), each measured at 47-51 min '
+         'on 2 idle cores, then a 43 s merge: about 5 h, six times one measured part (the study\'s own parts ran '
+         'beside other work; benchmarks/README.md, "The cpu reproduction")',
+    quick_cost='18 min measured on 2 idle cores from an empty run cache (benchmarks/README.md, "Every entry point")',
     summary='the embedded default: Fashion-MNIST on a laptop CPU, the paper\'s recipe where the scale allows')
 
 # %% ../nbs/lib/00_core.ipynb #f69725fb
