@@ -193,14 +193,16 @@ def run_committed(name, # a section notebook, `nbs/<name>.ipynb`, or its path
                   parameters:dict|None=None, # e.g. `committed` (a finished reproduction; default the notebook's own)
                   log=None, # warnings and the kernel's own output (default: `papermill.log` beside `dest`)
                   plugins=(), # modules to import first in the kernel (`plugin_cell`)
+                  keep_setup:bool=False, # keep the set-up cells' outputs (the docs site shows the notebook whole)
                  ) -> Path:
     """Execute section notebook `name` to the end of its committed-result section (the cells after it unexecuted)
-    into `dest`; the outputs of the set-up cells above the section are dropped."""
+    into `dest`; the outputs of the set-up cells above the section are dropped unless `keep_setup`."""
     import nbformat
     src = notebook_path(name)
     stop = committed_stop(nbformat.read(str(src), as_version=4).cells)
     if stop is None: raise ValueError(f"{src.name} has no '{COMMITTED_HEADING}' section to execute")
     dest = run_notebook(src, dest, parameters or {}, log=log, plugins=plugins, until=stop)
+    if keep_setup: return dest
     nb = nbformat.read(str(dest), as_version=4)
     for c in nb.cells[:committed_heading(nb.cells)]:
         if c.cell_type == 'code': c.outputs, c.execution_count = [], None

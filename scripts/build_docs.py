@@ -23,7 +23,8 @@ Results: the site is built from the committed reproduction. The home page carrie
 (scripts/make_readme.py: which study `reports/cpu` is, its verdict table, the glance figure when committed, each preset's
 cost), never the notebook's placeholder. A section notebook with a "## The committed result" section has the cells up to
 the end of that section executed (parameters at their defaults; those cells only read `reports/cpu`'s SHA-checked
-tables), the rest shown unexecuted, under a banner naming the study (confirmatory or exploratory, its seeds and date); the outputs
+tables; `pe_anchor.notebooks.run_committed`, which writes every reproduction's notebooks, with the set-up
+cells' outputs kept), the rest shown unexecuted, under a banner naming the study (confirmatory or exploratory, its seeds and date); the outputs
 are cached in build/docs-cache/ by a hash of the cells, the committed files and the package source. The "Committed
 results" pages show the committed report (`report.html`), every figure with its caption and the paper's figure it
 redraws, and the committed executed notebooks. `site/_pe_docs_expect.json` lists the pages that must carry results
@@ -434,25 +435,33 @@ def results_page(name:str) -> str:
         lines.append('\n</div>')
     return '\n'.join(lines) + '\n'
 
-def execute(nbs:list, dest:Path, jobs:int, cwd:dict|None=None, env_extra:dict|None=None) -> tuple:
-    """Run `nbs` with papermill (default parameters; in the folder `cwd` maps a notebook to, else its own), `jobs` at a
-    time: ({repository path (or path in the staging folder): executed copy}, [failed])."""
-    dest.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, IN_TEST='1', PLOTLY_RENDERER='plotly_mimetype', PYTHONWARNINGS='ignore', **(env_extra or {}))
+def kernel_env(jobs:int, extra:dict|None=None) -> dict:
+    "The executed notebooks' environment: IN_TEST, the plotly MIME renderer, one thread each if parallel."
+    env = dict(os.environ, IN_TEST='1', PLOTLY_RENDERER='plotly_mimetype', PYTHONWARNINGS='ignore', **(extra or {}))
     if jobs > 1: env.update(OMP_NUM_THREADS='1', MKL_NUM_THREADS='1')
+    return env
+
+def execute(nbs:list, dest:Path, jobs:int) -> tuple:
+    """Run `nbs` whole with papermill (default parameters, in their own folder), `jobs` at a time:
+    ({repository path: executed copy}, [failed])."""
+    dest.mkdir(parents=True, exist_ok=True)
+    env = kernel_env(jobs)
     def run(nb:Path):
         out, t = dest / nb.name, time.time()
-        r = subprocess.run([sys.executable, '-m', 'papermill', str(nb), str(out), '--cwd', str((cwd or {}).get(nb, nb.parent)),
+        r = subprocess.run([sys.executable, '-m', 'papermill', str(nb), str(out), '--cwd', str(nb.parent),
                             '--no-progress-bar'], env=env, capture_output=True, text=True)
         return nb, out, r, time.time() - t
+    return collect(run, nbs, jobs, lambda nb, out: out)
+
+def collect(run, items:list, jobs:int, keep) -> tuple:
+    "`run` over `items`, `jobs` at a time; each success's `keep(notebook, executed copy)` by repository path, failures."
     done, failed = {}, []
     with ThreadPoolExecutor(max(1, jobs)) as ex:
-        for nb, out, r, dt in ex.map(run, nbs):
-            rel = str(nb) if cwd else nb.relative_to(ROOT).as_posix()
-            print(f"  executed {nb.name if cwd else rel} in {dt:.1f} s" + ('' if r.returncode == 0 else ' FAILED'), flush=True)
-            if out.exists(): done[rel] = out
-            if r.returncode != 0:
-                failed.append(rel); print('\n'.join(r.stderr.strip().splitlines()[-15:]), file=sys.stderr)
+        for nb, out, r, dt in ex.map(run, items):
+            rel = nb.relative_to(ROOT).as_posix()
+            print(f"  executed {rel} in {dt:.1f} s" + ('' if r.returncode == 0 else ' FAILED'), flush=True)
+            if r.returncode == 0: done[rel] = keep(nb, out)
+            else: failed.append(rel); print('\n'.join(r.stderr.strip().splitlines()[-15:]), file=sys.stderr)
     return done, failed
 
 # ---------------------------------------------------------------- the committed results, rendered into the sections
@@ -460,37 +469,42 @@ def committed_key(nb:dict, stop:int) -> str:
     "The cache key of a notebook's committed-result cells: their sources, the committed files, the package source."
     h = hashlib.sha256(json.dumps([src_text(c) for c in nb['cells'][:stop]]).encode())
     for p in sorted([*COMMITTED.rglob('*'), *(ROOT / 'pe_anchor').glob('*.py')]):
-        if p.is_file() and p.suffix in ('.csv', '.json', '.py'): h.update(p.relative_to(ROOT).as_posix().encode() + p.read_bytes())
+        if p.is_file() and p.suffix in ('.csv', '.json', '.py'):
+            h.update(p.relative_to(ROOT).as_posix().encode() + p.read_bytes())
     return h.hexdigest()[:16]
 
+RUN_COMMITTED = ('import sys; from pe_anchor.notebooks import run_committed; '
+                 'run_committed(sys.argv[1], sys.argv[2], log=sys.argv[3], keep_setup=True)')  # one process a notebook
+
 def render_committed(nbs:list, stage:Path, jobs:int) -> tuple:
-    """Execute the cells of each notebook up to the end of its committed-result section (cached), the rest left
-    unexecuted: ({repository path: notebook with those outputs}, [failed])."""
-    todo, done, failed = [], {}, []
+    """Each notebook executed to the end of its committed-result section by `pe_anchor.notebooks.run_committed` (the
+    function that writes every reproduction's notebooks), its set-up outputs kept, the rest unexecuted; cached by
+    `committed_key`: ({repository path: executed notebook}, [failed])."""
+    todo, done = [], {}
     for path in nbs:
         nb = json.loads(path.read_text(encoding='utf-8'))
         stop = committed_stop(nb['cells'])
         if stop is None: continue
-        rel = path.relative_to(ROOT).as_posix()
         cached = CACHE / f'{path.stem}-{committed_key(nb, stop)}.ipynb'
-        if cached.exists(): done[rel] = cached; continue
-        prefix = dict(nb, cells=nb['cells'][:stop])
-        (stage / 'prefix').mkdir(parents=True, exist_ok=True)
-        (stage / 'prefix' / path.name).write_text(json.dumps(prefix), encoding='utf-8')
-        todo.append((path, nb, stop, cached))
-    if todo: print(f"rendering the committed results of {len(todo)} section notebooks ({jobs} at a time)", flush=True)
-    (stage / 'tmp').mkdir(exist_ok=True)  # the notebooks' temporary folders (IN_TEST), removed with the stage
-    runs, bad = execute([stage / 'prefix' / p.name for p, *_ in todo], stage / 'committed', jobs,
-                        cwd={stage / 'prefix' / p.name: p.parent for p, *_ in todo}, env_extra=dict(TMPDIR=str(stage / 'tmp')))
-    for path, nb, stop, cached in todo:
-        out, rel = runs.get(str(stage / 'prefix' / path.name)), path.relative_to(ROOT).as_posix()
-        if out is None or str(stage / 'prefix' / path.name) in bad: failed.append(rel); continue
-        ran = json.loads(out.read_text(encoding='utf-8'))['cells']
-        for c, r in zip(nb['cells'][:stop], ran):
-            if c['cell_type'] == 'code': c['outputs'], c['execution_count'] = r.get('outputs', []), r.get('execution_count')
+        if cached.exists(): done[path.relative_to(ROOT).as_posix()] = cached
+        else: todo.append((path, cached))
+    if not todo: return done, []
+    print(f"rendering the committed results of {len(todo)} section notebooks ({jobs} at a time)", flush=True)
+    dest = stage / 'committed'
+    (stage / 'tmp').mkdir(parents=True, exist_ok=True)  # the notebooks' temporary folders (IN_TEST), go with the stage
+    env = kernel_env(jobs, dict(TMPDIR=str(stage / 'tmp')))
+    def run(path:Path):
+        out, t = dest / path.name, time.time()
+        r = subprocess.run([sys.executable, '-c', RUN_COMMITTED, str(path), str(out), str(dest / f'{path.stem}.log')],
+                           env=env, capture_output=True, text=True)
+        return path, out, r, time.time() - t
+    def keep(path:Path, out:Path) -> Path:
         CACHE.mkdir(parents=True, exist_ok=True)
-        cached.write_text(json.dumps(nb, ensure_ascii=False), encoding='utf-8'); done[rel] = cached
-    return done, failed
+        cached = dict(todo)[path]
+        shutil.copyfile(out, cached)
+        return cached
+    ran, failed = collect(run, [p for p, _ in todo], jobs, keep)
+    return done | ran, failed
 
 def has_figure(path:Path|None) -> bool:
     "Does the notebook at `path` carry a figure output (plotly or PNG)?"

@@ -274,14 +274,19 @@ def figure_rows(out:Path) -> list:
                                                        if (out / 'figures' / f'{k}.png').exists()]
 
 
-def departure_lines(rec:dict) -> list:
-    "The document's own departures, then the code's reviewed candidates: the real ones, and the others with why not."
+def departure_lines(rec:dict, h) -> list:
+    "The document's departures, the code's reviewed candidates (real ones, others with why not), who carries the label."
     from pe_anchor.hypotheses import DEPARTURES
     L = ["As the pre-registration lists them (its `## Departures` section):", '']
     L += [f"- {d}" for d in rec['departures']] or ['- none listed yet']
+    listed = ' '.join(rec['departures'])
     L += ['', 'Where the code departs from the block (`pe_anchor.hypotheses.DEPARTURES`, each checked by a test in '
-              '`lib/21c_families`; to be appended to the document\'s Departures section):', '']
-    L += [f"- **{k}**: {why}." for k, (real, why) in DEPARTURES.items() if real] or ['- none']
+              '`lib/21c_families`):', '']
+    L += [f"- **{k}**: {why}. {'In the document' if k in listed else '**Not yet in the document**'}."
+          for k, (real, why) in DEPARTURES.items() if real] or ['- none']
+    prim = h[h.role == 'primary']
+    carried = prim[prim.part_verdict == 'not interpretable'].hypothesis.tolist()
+    L += ['', f"Hypotheses labelled 'not interpretable' on this merge: {', '.join(carried) or 'none'}."]
     L += ['', 'Candidates reviewed and found not to be departures:', '']
     return L + [f"- {k}: {why}." for k, (real, why) in DEPARTURES.items() if not real]
 
@@ -333,7 +338,7 @@ def families_page(out:Path=FAMILIES_OUT) -> str:
           'Holm-adjusted p_fail within its hypothesis and its verdict. Every other part (readings, secondary parts, '
           "severity counts, H3's ranking of all eight conditions) is in `tables/claims/hypotheses.csv` and the report.",
           '', *deciding_rows(h), '',
-          '## Departures from the pre-registration', '', *departure_lines(rec), '',
+          '## Departures from the pre-registration', '', *departure_lines(rec, h), '',
           '## What each part cost', '',
           "From the merged manifest: each part's runs, those it trained (the others reused), their training minutes "
           "(each run's own wall time on one core) and the part command's wall minutes.", '',
