@@ -1,5 +1,5 @@
 """Run pe_anchor's checks and notebook tests; print `N passed, N failed` last. Used by scripts/test.sh and .ci/run."""
-import csv, json, os, re, shutil, subprocess, sys, tempfile
+import csv, json, os, re, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +82,9 @@ for f in sorted(glob.glob('pe_anchor/*.py')):
 def check_docs():
     "The docs site builds (scripts/build_docs.py, notebooks as committed) and passes scripts/check_docs.py in headless Chromium."
     with tempfile.TemporaryDirectory(prefix='pe_anchor-site-') as d:
+        t = time.time()
         b = sh(sys.executable, 'scripts/build_docs.py', '--out', f'{d}/site')
+        print(f"  scripts/build_docs.py: {time.time() - t:.0f} s (the run cache of committed results: build/docs-cache)")
         if b.returncode != 0: return False, f"build_docs failed:\n{b.stdout[-4000:]}\n{b.stderr[-4000:]}"
         c = sh(sys.executable, 'scripts/check_docs.py', f'{d}/site')
         return c.returncode == 0, f"{b.stdout.splitlines()[-1]}\n{c.stdout[-6000:]}\n{c.stderr[-2000:]}"
@@ -196,8 +198,10 @@ def main():
     passed, failed = 0, []
     for check in (check_clean, check_jupyter, check_export, check_parameters, check_readme, check_claims, check_remerge,
                   check_layers, check_module_sizes, check_docs):
+        t = time.time()
         ok, msg = check()
-        print(f"{'PASS' if ok else 'FAIL'} {check.__name__}: {check.__doc__}" + ('' if ok else f"\n{msg}"))
+        print(f"{'PASS' if ok else 'FAIL'} {check.__name__} ({time.time() - t:.0f} s): {check.__doc__}"
+              + ('' if ok else f"\n{msg}"), flush=True)
         if ok: passed += 1
         else: failed.append(check.__name__)
     bad = run_nbdev_test(flags)
