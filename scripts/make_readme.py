@@ -247,7 +247,13 @@ def families_text() -> str:
     same = sum(r['prediction'] == r['part_verdict'] for r in prim)
     return (f"**Decided** on the merge of all {len(pr['seeds'])} seeds (`reports/cpu-families`; its "
             f"[page](reports/cpu-families/README.md) has the deciding parts, the departures and the figures); "
-            f"{same} of {len(prim)} verdicts as predicted:\n\n" + '\n'.join(lines) + '\n')
+            f"{same} of {len(prim)} verdicts as predicted:\n\n" + '\n'.join(lines) + '\n' + families_glance())
+
+def families_glance() -> str:
+    "The families' glance figure under their verdict table, if the merged study drew it."
+    png = FAMILIES / 'figures' / 'families_glance.png'
+    return (f"\n![The families' hypotheses at a glance: each one's deciding part, its interval and verdict]"
+            f"({png.relative_to(ROOT).as_posix()})\n" if png.exists() else '')
 
 GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text, families=families_text)
 
