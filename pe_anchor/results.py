@@ -17,10 +17,10 @@ from .claims import CLAIMS
 
 # %% auto #0
 __all__ = ['VERDICT_COLORS', 'WIDE_COLUMNS', 'COLOUR_NAMES', 'GLANCE_COLORS', 'GLANCE_WIDTH', 'GLANCE_RIGHT', 'GLANCE_ROW',
-           'HYPOTHESES_TITLE', 'format_sweep', 'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts',
+           'format_sweep', 'deviations_table', 'format_claims', 'claims_summary', 'style_verdicts',
            'format_rpi_summary', 'format_matched', 'glossary', 'threshold_bounds', 'part_margin', 'verdict_parts',
-           'nonzero_counts', 'paper_value', 'other_verdicts', 'primary_parts', 'plot_glance', 'plot_hypotheses_glance',
-           'claims_digest', 'claims_html', 'style_deviations']
+           'nonzero_counts', 'paper_value', 'other_verdicts', 'primary_parts', 'plot_glance', 'claims_digest',
+           'claims_html', 'style_deviations']
 
 # %% ../nbs/lib/27_results.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
@@ -329,14 +329,6 @@ def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table
         xaxis=dict(range=[lo, hi], zeroline=True, zerolinecolor='#999999', title='the deciding statistic'),
         yaxis=dict(tickvals=y, ticktext=[_glance_label(r) for r in d.to_dict('records')], range=[-0.6, len(d) - 0.4]),
         legend=dict(orientation='h', x=0, y=-60 / (GLANCE_ROW * len(d) + 10), yanchor='top'))
-
-# %% ../nbs/lib/27_results.ipynb #hypg0002
-HYPOTHESES_TITLE = "The families' hypotheses at a glance (our extension)"
-
-def plot_hypotheses_glance(hyp:pd.DataFrame, # the families' hypotheses table (`pe_anchor.hypotheses.study_hypotheses`)
-                          ) -> go.Figure:
-    "Per hypothesis H1-H3 of the families: its deciding part, ours (95 % interval), coloured by its primary verdict."
-    return plot_glance(hyp.rename(columns={'hypothesis': 'claim'}), title=HYPOTHESES_TITLE)
 
 # %% ../nbs/lib/27_results.ipynb #dig00002
 def _part_line(r, statistic:bool, estimator:bool, digits:int=3) -> str:

@@ -49,16 +49,16 @@ COMMITTED = ROOT / 'reports' / 'cpu'    # the reproduction the site shows
 EXPECT = '_pe_docs_expect.json'         # pages that must carry results, for scripts/check_docs.py
 GLANCE = ('every claim at a glance: the statistic that decided its verdict, with its interval', 'none: our summary')
 
+FAMILIES_GLANCE = ("the families' hypotheses H1-H3 at a glance (the report's families section): each one's deciding "
+                   'part, its 95 % interval, coloured by its primary verdict')
 def figure_list() -> dict:
     """{committed figure: (caption, the paper's figure or table it redraws)}: the claims' glance figure, every
     registered analysis's figures in the registry's order (`pe_anchor.units.figure_captions`, read when called), then
     the families study's."""
     from pe_anchor.units import figure_captions
     from pe_anchor.hypotheses import FAMILY_FIGURES
-    from pe_anchor.results import plot_hypotheses_glance
-    ours = {'families_glance': plot_hypotheses_glance, **FAMILY_FIGURES}  # the families study's (our extension)
-    return {'glance': GLANCE, **figure_captions(), **{k: (f.__doc__.rstrip('.'), 'none (our extension)')
-                                                      for k, f in ours.items()}}
+    ours = {'families_glance': FAMILIES_GLANCE, **{k: f.__doc__.rstrip('.') for k, f in FAMILY_FIGURES.items()}}
+    return {'glance': GLANCE, **figure_captions(), **{k: (c, 'none (our extension)') for k, c in ours.items()}}
 REPORT_NB = '08_claims.ipynb'  # the notebook that renders a reproduction's report
 def committed_study() -> str:
     "'the confirmatory study (`reports/cpu`, seeds 100-105)', or the exploratory one: which study the site shows."

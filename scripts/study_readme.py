@@ -268,8 +268,7 @@ def cost_rows(m:dict) -> list:
 def figure_rows(out:Path) -> list:
     "The figures of the families (`FAMILY_FIGURES`) and the registered ones that show every condition, if drawn."
     from pe_anchor.hypotheses import FAMILY_FIGURES
-    from pe_anchor.results import plot_hypotheses_glance
-    caps = {'families_glance': plot_hypotheses_glance.__doc__}
+    caps = {'families_glance': build_docs.FAMILIES_GLANCE}
     caps |= {k: f.__doc__ for k, f in FAMILY_FIGURES.items()} | {k: c for k, (c, _) in build_docs.figure_list().items()
                                                               if k in ('fig3', 'severity', 'rpi_accuracy')}
     return ['| figure | what it shows |', '|---|---|'] + [f"| [`{k}`](figures/{k}.png) | {c} |" for k, c in caps.items()
