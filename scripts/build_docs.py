@@ -24,8 +24,8 @@ Results: the site is built from the committed reproduction. The home page carrie
 cost), never the notebook's placeholder. A section notebook with a "## The committed result" section has the cells up to
 the end of that section executed (parameters at their defaults; those cells only read `reports/cpu`'s SHA-checked
 tables; `pe_anchor.notebooks.run_committed`, which writes every reproduction's notebooks, with the set-up
-cells' outputs kept), the rest shown unexecuted, under a banner naming the study (confirmatory or exploratory, its seeds and date); the outputs
-are cached in build/docs-cache/ by a hash of the cells, the committed files and the package source. The "Committed
+cells' outputs kept), the rest shown unexecuted, under a banner naming the study (confirmatory or exploratory, its
+seeds and date); the outputs are cached in build/docs-cache/ by a hash of the cells, the committed files and the package source. The "Committed
 results" pages show the committed report (`report.html`), every figure with its caption and the paper's figure it
 redraws, and the committed executed notebooks. `site/_pe_docs_expect.json` lists the pages that must carry results
 (scripts/check_docs.py fails a page that carries none). `--no-results` skips the execution (no outputs; a quick look
@@ -51,6 +51,7 @@ GLANCE = ('every claim at a glance: the statistic that decided its verdict, with
 
 FAMILIES_GLANCE = ("the families' hypotheses H1-H3 at a glance (the report's families section): each one's deciding "
                    'part, its 95 % interval, coloured by its primary verdict')
+
 def figure_list() -> dict:
     """{committed figure: (caption, the paper's figure or table it redraws)}: the claims' glance figure, every
     registered analysis's figures in the registry's order (`pe_anchor.units.figure_captions`, read when called), then

@@ -266,12 +266,11 @@ def cost_rows(m:dict) -> list:
 
 
 def figure_rows(out:Path) -> list:
-    "The figures of the families (`FAMILY_FIGURES`) and the registered ones that show every condition, if drawn."
+    "The families' figures and the registered ones that show every condition, if drawn, captioned as on the site."
     from pe_anchor.hypotheses import FAMILY_FIGURES
-    caps = {'families_glance': build_docs.FAMILIES_GLANCE}
-    caps |= {k: f.__doc__ for k, f in FAMILY_FIGURES.items()} | {k: c for k, (c, _) in build_docs.figure_list().items()
-                                                              if k in ('fig3', 'severity', 'rpi_accuracy')}
-    return ['| figure | what it shows |', '|---|---|'] + [f"| [`{k}`](figures/{k}.png) | {c} |" for k, c in caps.items()
+    listed = build_docs.figure_list()
+    keys = ('families_glance', *FAMILY_FIGURES, 'fig3', 'severity', 'rpi_accuracy')
+    return ['| figure | what it shows |', '|---|---|'] + [f"| [`{k}`](figures/{k}.png) | {listed[k][0]} |" for k in keys
                                                        if (out / 'figures' / f'{k}.png').exists()]
 
 
