@@ -235,9 +235,10 @@ CPU_PRESET = Preset(
                  'evenly spaced test images (the paper: its last batch of 1,000 for SSDC, all 5,000 for '
                  'FS). Project choice'),
     quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0], overrides=dict(epochs=3)),
-    cost='six one-seed parts (5 runs of 11-15 min on one core, then their analyses), each measured at 47-51 min '
-         'on 2 idle cores, then a 43 s merge: about 5 h, six times one measured part (the study\'s own parts ran '
-         'beside other work; benchmarks/README.md, "The cpu reproduction")',
+    cost='six one-seed parts (5 runs of 9-16 min on one core, then their analyses), each measured at 34-51 min '
+         'on 2 idle cores (the shared machine\'s speed varied by up to 30 % between days), then a 43 s merge: '
+         'about 3.5-5 h, six times one measured part (the study\'s own parts ran beside other work; '
+         'benchmarks/README.md, "The cpu reproduction")',
     quick_cost='18 min measured on 2 idle cores from an empty run cache (benchmarks/README.md, "Every entry point")',
     summary='the embedded default: Fashion-MNIST on a laptop CPU, the paper\'s recipe where the scale allows')
 

@@ -14,9 +14,9 @@ from .files import atomic_write
 # %% auto #0
 __all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'MATH', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'TEXT_MEASURE',
            'VIEWPORT', 'plotlyjs_html', 'plotly_js_version', 'figure_html', 'start_static_export', 'static_image',
-           'save_static', 'figure_bundle', 'show_figure', 'mathml_markdown', 'mathml_cells', 'html_figures',
-           'render_report', 'display_table', 'find_chromium', 'browser_dom', 'legend_box', 'text_out', 'band_markers',
-           'figure_report', 'layout_problems', 'check_rendered', 'figure_page']
+           'stable_svg', 'save_static', 'figure_bundle', 'show_figure', 'mathml_markdown', 'mathml_cells',
+           'html_figures', 'render_report', 'display_table', 'find_chromium', 'browser_dom', 'legend_box', 'text_out',
+           'band_markers', 'figure_report', 'layout_problems', 'check_rendered', 'figure_page']
 
 # %% ../nbs/lib/22_render.ipynb #0f6e8d9f
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
@@ -91,16 +91,29 @@ def static_image(fig:go.Figure, fmt:str, scale:float=1, tries:int=3) -> bytes:
             if not type(e).__module__.startswith(('kaleido', 'choreographer')) or attempt == tries - 1: raise
             time.sleep(1 + attempt)
 
+def stable_svg(svg:bytes) -> bytes:
+    """plotly's SVG with its random ids (the figure's, in the ids of its clips, legend and defs, and each trace's)
+    replaced by ones derived from the rest of the file: one figure gives the same bytes each time, and a re-merge
+    changes no unchanged figure."""
+    fig = re.findall(rb'id="defs-([0-9a-f]+)"', svg)[:1]
+    ids = list(dict.fromkeys(fig + re.findall(rb'\btrace([0-9a-f]{6})"', svg)))
+    if not ids: return svg
+    pat = re.compile(rb'(defs-|clip|legend|trace)(' + b'|'.join(ids) + rb')')
+    digest = hashlib.sha256(pat.sub(rb'\1', svg)).hexdigest()
+    new = {u: hashlib.sha256(f'{digest}{i}'.encode()).hexdigest()[:6].encode() for i, u in enumerate(ids)}
+    return pat.sub(lambda k: k.group(1) + new[k.group(2)], svg)
+
 def save_static(fig:go.Figure, # the figure
                 name:str, # file stem, e.g. 'fig2a'
                 folder, # where the images go
                ) -> list:
-    "Write `fig` as SVG and PNG (plotly's static export through kaleido) into `folder`; return the paths."
+    "Write `fig` as SVG (`stable_svg`) and PNG (kaleido) into `folder`; return the paths."
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f'{name}.svg', folder / f'{name}.png']
     for path in paths:
         data = static_image(fig, path.suffix[1:], scale=1 if path.suffix == '.svg' else 2)
+        data = stable_svg(data) if path.suffix == '.svg' else data
         with atomic_write(path) as f: f.write(data)
     return paths
 
