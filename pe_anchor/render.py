@@ -12,11 +12,12 @@ import plotly.io as pio
 from .files import atomic_write
 
 # %% auto #0
-__all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'MATH', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE', 'TEXT_MEASURE',
-           'VIEWPORT', 'plotlyjs_html', 'plotly_js_version', 'figure_html', 'start_static_export', 'static_image',
-           'stable_svg', 'save_static', 'figure_bundle', 'show_figure', 'mathml_markdown', 'mathml_cells',
-           'html_figures', 'render_report', 'display_table', 'find_chromium', 'browser_dom', 'legend_box', 'text_out',
-           'band_markers', 'figure_report', 'layout_problems', 'check_rendered', 'figure_page']
+__all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'SVG_NAMES', 'MATH', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE',
+           'TEXT_MEASURE', 'VIEWPORT', 'plotlyjs_html', 'plotly_js_version', 'figure_html', 'start_static_export',
+           'static_image', 'stable_svg', 'save_static', 'figure_bundle', 'show_figure', 'mathml_markdown',
+           'mathml_cells', 'html_figures', 'render_report', 'display_table', 'find_chromium', 'browser_dom',
+           'legend_box', 'text_out', 'band_markers', 'figure_report', 'layout_problems', 'check_rendered',
+           'figure_page']
 
 # %% ../nbs/lib/22_render.ipynb #0f6e8d9f
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
@@ -91,17 +92,18 @@ def static_image(fig:go.Figure, fmt:str, scale:float=1, tries:int=3) -> bytes:
             if not type(e).__module__.startswith(('kaleido', 'choreographer')) or attempt == tries - 1: raise
             time.sleep(1 + attempt)
 
+SVG_NAMES = re.compile(rb'(?<=\bid=")[^"]+(?=")|(?<=url\(#)[^)"]+(?=\))|(?<=href="#)[^"]+(?=")'
+                       rb'|(?<= )trace[0-9a-f]{6}(?=")')  # ids, references to them, traces' class names
+
 def stable_svg(svg:bytes) -> bytes:
-    """plotly's SVG with its random ids (the figure's, in the ids of its clips, legend and defs, and each trace's)
-    replaced by ones derived from the rest of the file: one figure gives the same bytes each time, and a re-merge
-    changes no unchanged figure."""
-    fig = re.findall(rb'id="defs-([0-9a-f]+)"', svg)[:1]
-    ids = list(dict.fromkeys(fig + re.findall(rb'\btrace([0-9a-f]{6})"', svg)))
-    if not ids: return svg
-    pat = re.compile(rb'(defs-|clip|legend|trace)(' + b'|'.join(ids) + rb')')
-    digest = hashlib.sha256(pat.sub(rb'\1', svg)).hexdigest()
-    new = {u: hashlib.sha256(f'{digest}{i}'.encode()).hexdigest()[:6].encode() for i, u in enumerate(ids)}
-    return pat.sub(lambda k: k.group(1) + new[k.group(2)], svg)
+    """plotly's SVG with its element ids (random: the figure's clips, defs, legend and patterns), their references and
+    its traces' random class names renamed in order of appearance after a digest of the rest of the file: one figure
+    gives the same bytes each time, and a re-merge changes no unchanged figure."""
+    names = list(dict.fromkeys(SVG_NAMES.findall(svg)))
+    if not names: return svg
+    digest = hashlib.sha256(SVG_NAMES.sub(b'', svg)).hexdigest()[:8]
+    new = {n: f'pe{digest}-{i}'.encode() for i, n in enumerate(names)}
+    return SVG_NAMES.sub(lambda m: new[m.group(0)], svg)
 
 def save_static(fig:go.Figure, # the figure
                 name:str, # file stem, e.g. 'fig2a'
