@@ -92,8 +92,8 @@ def static_image(fig:go.Figure, fmt:str, scale:float=1, tries:int=3) -> bytes:
             if not type(e).__module__.startswith(('kaleido', 'choreographer')) or attempt == tries - 1: raise
             time.sleep(1 + attempt)
 
-SVG_NAMES = re.compile(rb'(?<=\bid=")[^"]+(?=")|(?<=url\(#)[^)"]+(?=\))|(?<=href="#)[^"]+(?=")'
-                       rb'|(?<= )trace[0-9a-f]{6}(?=")')  # ids, references to them, traces' class names
+SVG_NAMES = re.compile(rb'(?<=\bid=")[^"]+(?=")|(?:(?<=url\(#)|(?<=url\(\x27#)|(?<=href="#))[^)"\x27]+'
+                       rb'(?=[)"\x27])|(?<= )trace[0-9a-f]{6}(?=")')  # ids, references to them, traces' class names
 
 def stable_svg(svg:bytes) -> bytes:
     """plotly's SVG with its element ids (random: the figure's clips, defs, legend and patterns), their references and
