@@ -260,7 +260,7 @@ SMOKE_PRESET = Preset(
     reasons=dict(_CHOICES, **dict.fromkeys(SMOKE_SIZED, SMOKE_WHY)),
     quick=dict(corruptions='jpeg,blur', fragility_images=128, n_perms=2, pe_scales=[1.0, 0.5, 0.1, 0.0],
                n_images=128, overrides=dict(epochs=1, subset=512)),
-    cost='about 1 min (56 s measured, 2 idle cores): a plumbing check, not a result',
+    cost='about 1 min (44-56 s measured, 2 idle cores): a plumbing check, not a result',
     summary='synthetic images and a tiny model: about 1 min')
 
 PRESETS = dict(paper=PAPER_PRESET, cpu=CPU_PRESET, smoke=SMOKE_PRESET)
