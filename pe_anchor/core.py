@@ -189,7 +189,9 @@ PAPER_PRESET = Preset(
                  threads='every usable core (0): a large model on a GPU'),
     quick=dict(seeds=[0], pe_scales=[1.0, 0.5, 0.1, 0.0]),
     cost='per run ~2.1e17 FLOP (60 epochs of ~126.7 k images at 27.5 GFLOP per image-step, torch FLOP counter); '
-         '5 conditions x 4 seeds ~4.2e18 FLOP. Not timed here: no GPU (benchmarks/README.md)',
+         '5 conditions x 4 seeds ~4.2e18 FLOP. Its training steps measured on one H200: 2.0 h a run in fp32, '
+         '0.57-0.74 h in bf16, about 40 (fp32) or 12 (bf16) GPU-hours for the 20 runs, before data loading and '
+         'evaluation (benchmarks/README.md, "The paper preset on a GPU")',
     summary="the paper's ViT-S/16 and recipe on ImageNet-100 (your data, a GPU)")
 
 # %% ../nbs/lib/00_core.ipynb #b3e3f948
