@@ -5,6 +5,8 @@
     python scripts/golden.py --compare DIR      # compare a merged smoke study in DIR with the golden tables
     python scripts/golden.py --measure          # the same study on this CPU's widest kernels and on AVX2 kernels
                                                 # (torch, MKL and oneDNN limited to AVX2): the largest differences
+    python scripts/golden.py --here OUT.csv     # the same study on this machine's default device (CUDA where there
+                                                # is one), compared: its differences written to OUT.csv
 
 Numbers are compared within `TOLERANCE` (absolute), which covers the low bits in which two CPUs differ (measured by
 --measure, recorded in benchmarks/golden_tolerance.csv); identities and verdicts are compared exactly.
@@ -111,14 +113,32 @@ def measure():
                                   f"{int(diff.mismatches.sum())}; written {out}")
 
 
+def here(out:Path):
+    "The golden study computed on this machine's default device (runs, analyses) and compared; the differences in `out`."
+    sys.path.insert(0, str(ROOT))
+    from pe_anchor.machine import default_device
+    t0 = time.time()
+    with tempfile.TemporaryDirectory(prefix='pe_anchor-here-') as d:
+        merged = compute(Path(d))
+        trained = sorted({json.loads(f.read_text())['provenance'].get('gpu') or 'cpu'
+                          for f in Path(d).glob('cache/*/done.json')})
+        diff, bad = differences(tables(GOLDEN), tables(merged)), problems(merged)
+    diff.to_csv(out, index=False)
+    print(f"default device {default_device()}; runs trained on {', '.join(trained)}; {time.time() - t0:.0f} s; "
+          f"largest difference {diff.max_abs.max():.3g}, cells that must be equal and differ {int(diff.mismatches.sum())}")
+    print('\n'.join(bad) or f"matches {GOLDEN} within {TOLERANCE}; differences written {out}")
+    return bad
+
+
 if __name__ == '__main__':
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument('--write', action='store_true'); g.add_argument('--measure', action='store_true')
-    g.add_argument('--compare', metavar='DIR')
+    g.add_argument('--compare', metavar='DIR'); g.add_argument('--here', metavar='OUT_CSV')
     a = p.parse_args()
     if a.write: write()
     elif a.measure: measure()
+    elif a.here: sys.exit(1 if here(Path(a.here)) else 0)
     else:
         bad = problems(Path(a.compare))
         print('\n'.join(bad) or f"matches {GOLDEN} within {TOLERANCE}")
