@@ -179,7 +179,9 @@ def page() -> str:
     units = m.get('units', {})
     merge_s = sum(u.get('seconds') or 0 for k, u in units.items())
     each = ', '.join(f"{k} {u.get('seconds') or 0:.1f} s" for k, u in units.items())
-    L += ['', f"The merge itself: {merge_s:.0f} s for the combined tables, the claims and the report ({each}).", '',
+    last = max((u.get('finished') or '' for u in units.values()), default='')
+    L += ['', f"The combined tables, the claims and the report as last made (finished {last}, by the merge or a "
+          f"later `--redo-report`): {merge_s:.0f} s ({each}).", '',
           '## Figures', '', '| figure | what it shows | the paper\'s |', '|---|---|---|']
     L += [f"| [`{k}`](figures/{k}.png) | {what} | {paper} |" for k, (what, paper) in build_docs.figure_list().items()
           if (OUT / 'figures' / f'{k}.png').exists()]
