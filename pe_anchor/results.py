@@ -4,15 +4,13 @@
 
 # %% ../nbs/lib/27_results.ipynb #58e044b2
 from __future__ import annotations
-import re, textwrap
+import re
 import numpy as np, pandas as pd
-import plotly.graph_objects as go
 from IPython.display import HTML
 from .core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, DEEP,
                             RPI_ESTIMATORS)
 from .render import display_table
 from .deviations import deviations
-from .interventions import figure_title
 from .claims import CLAIMS
 
 # %% auto #0
