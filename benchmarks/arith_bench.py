@@ -2,7 +2,9 @@
 (one thread, interleaved in one process) in fp32 eager (the default), bf16 autocast, torch.compile, and SDPA's
 kernels; plus the core's matrix-product rate in fp32 and bf16 and the training FLOP/s as a share of it.
 
-    python benchmarks/arith_bench.py [--steps 30] [--repeats 3] [--out benchmarks/arith_bench.csv]
+    python benchmarks/arith_bench.py [--steps 30] [--repeats 3] [--depth 4] [--out benchmarks/arith_bench.csv]
+
+`--depth 8` or `--depth 12` measures the `cpu-deep` ladder's model (the `cpu` model at that depth).
 
 The CPU's bf16 instructions (AVX-512 BF16, AMX) are detected from /proc/cpuinfo (`pe_anchor.machine.cpu_summary`),
 never assumed; without them the bf16 rows say so. Nothing here changes the project's default numerics: an option is
@@ -46,19 +48,21 @@ def mm_rate(dtype, n:int=20) -> float:
     t = median_time(lambda: (a @ b, c @ d), n)
     return 2 * (64 * 50 * 64 * 192 + 64 * 50 * 128 * 64) / t / 1e9
 
-def variants():
-    "name -> (model builder, autocast context factory, needs)."
+def variants(depth:int=4):
+    "name -> (model builder, autocast context factory) of the `cpu` model at `depth`."
     from pe_anchor.models import create_model
     bf16 = lambda: torch.autocast('cpu', dtype=torch.bfloat16)
-    compiled = lambda pe: torch.compile(create_model(pe, 'cpu'))
-    return {'fp32 eager (default)': (lambda pe: create_model(pe, 'cpu'), nullcontext),
-            'bf16 autocast': (lambda pe: create_model(pe, 'cpu'), bf16),
+    eager = lambda pe: create_model(pe, 'cpu', depth=depth)
+    compiled = lambda pe: torch.compile(eager(pe))
+    return {'fp32 eager (default)': (eager, nullcontext),
+            'bf16 autocast': (eager, bf16),
             'fp32 torch.compile': (compiled, nullcontext),
             'bf16 autocast + torch.compile': (compiled, bf16)}
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--steps', type=int, default=30); ap.add_argument('--repeats', type=int, default=3)
+    ap.add_argument('--depth', type=int, default=4)
     ap.add_argument('--out', default=str(ROOT / 'benchmarks' / 'arith_bench.csv'))
     a = ap.parse_args(); torch.set_num_threads(1)
     from pe_anchor.machine import cpu_summary
@@ -67,12 +71,11 @@ def main():
           f"load {os.getloadavg()[0]:.2f}")
     x, y = torch.randn(64, 1, 28, 28), torch.randint(0, 10, (64,))
     rows, models = [], {}
-    for name, (build, ctx) in variants().items():
+    for name, (build, ctx) in variants(a.depth).items():
         for pe in ('ape', 'rope'):
             torch.manual_seed(0); m = build(pe)
             models[name, pe] = (step_fn(m, x, y, torch.optim.AdamW(m.parameters(), lr=1e-4), ctx))
-    flops = {pe: step_flops(__import__('pe_anchor.models', fromlist=['x']).create_model(pe, 'cpu'), x, y)
-             for pe in ('ape', 'rope')}
+    flops = {pe: step_flops(variants(a.depth)['fp32 eager (default)'][0](pe), x, y) for pe in ('ape', 'rope')}
     for rep in range(a.repeats):  # interleaved: load changes hit every variant alike
         for (name, pe), step in models.items():
             try: t = median_time(step, a.steps); err = ''
@@ -85,7 +88,7 @@ def main():
     base = df[df.variant == 'fp32 eager (default)'].set_index('pe').img_per_s
     df['vs_default'] = (df.img_per_s / df.pe.map(base)).round(2)
     df['share_of_fp32_matmul'] = (df.gflop_s / mm32).round(2)
-    df.assign(matmul_fp32_gflop_s=round(mm32, 1), matmul_bf16_gflop_s=round(mm16, 1),
+    df.assign(depth=a.depth, matmul_fp32_gflop_s=round(mm32, 1), matmul_bf16_gflop_s=round(mm16, 1),
               load=round(os.getloadavg()[0], 2)).to_csv(a.out, index=False)
     print(df.round(1).to_markdown(index=False))
     print(f"matrix products of the model's shapes, one thread: fp32 {mm32:.1f} GFLOP/s, bf16 {mm16:.1f} GFLOP/s")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 import pandas as pd
-from .core import ExperimentConfig
+from .core import check_choice, ExperimentConfig
 from .files import load_json, file_problem
 from .models import ViT
 from .weights import committed_runs, committed_entry, committed_config, committed_model
@@ -17,8 +17,8 @@ from .fragility import fragility_table
 from .interventions import model_profile, delta_ssdc
 
 # %% auto #0
-__all__ = ['CommittedRun', 'committed_run', 'find_committed_run', 'committed_study', 'committed_result', 'live_profile',
-           'live_accuracy', 'live_jpeg', 'against']
+__all__ = ['LIVE_TOL', 'LIVE_QUANTITIES', 'LIVE_CHECKS', 'CommittedRun', 'committed_run', 'find_committed_run', 'committed_study',
+           'committed_result', 'live_profile', 'live_accuracy', 'live_jpeg', 'against', 'recompute']
 
 # %% ../nbs/lib/20a_live.ipynb #9a97172d
 @dataclass(frozen=True)
@@ -95,13 +95,74 @@ def live_jpeg(run:CommittedRun, # a committed run
     return fragility_table(entry, eval_set(c, st.fragility_images, st.report_half), corruptions=['jpeg'],
                            cache_dir=False)
 
+# %% ../nbs/lib/20a_live.ipynb #afcab89d
+LIVE_TOL = dict(ssdc=1e-5, delta_ssdc=1e-5, acc_clean=1e-3, test_acc=1e-3, fs=1e-3)  # value -> tolerance across CPU kinds
+
 # %% ../nbs/lib/20a_live.ipynb #7d00a197
 def against(live:pd.DataFrame, # the live measurement
             committed:pd.DataFrame, # the committed rows it recomputes
             on:list, # the columns that pair a live row with a committed one, e.g. ['layer']
-            value:str, # the column compared, e.g. 'ssdc'
+            value:str, # the column compared, e.g. 'ssdc' (a key of `LIVE_TOL`)
            ) -> pd.DataFrame:
-    "The committed and the live `value` side by side, paired `on`, with their difference (live − committed)."
+    "The committed and live `value` side by side, paired `on`: their difference, and whether it is within `LIVE_TOL`."
+    tol = LIVE_TOL[check_choice(value, LIVE_TOL, 'compared value')]
     t = committed[on + [value]].merge(live[on + [value]], on=on, suffixes=(' committed', ' live'), validate='1:1')
     if len(t) != len(committed): raise ValueError(f"{len(committed)} committed rows but {len(t)} paired on {on}")
-    return t.assign(difference=t[f'{value} live'] - t[f'{value} committed']).set_index(on)
+    diff = t[f'{value} live'] - t[f'{value} committed']
+    return t.assign(difference=diff, tolerance=tol, within=diff.abs() <= tol).set_index(on)
+
+# %% ../nbs/lib/20a_live.ipynb #da22f586
+LIVE_QUANTITIES = {  # quantity -> what is recomputed, and the committed table it is compared with
+    'ssdc': "SSDC per layer, unpermuted (`interventions` ssdc_profiles)",
+    'ssdc-batch': "SSDC per layer under batch RPI, the paper's estimator (ssdc_profiles)",
+    'ssdc-image': "SSDC per layer under image RPI, one permutation per image (ssdc_profiles)",
+    'delta_ssdc': "ΔSSDC at α = 0.5 under batch RPI (`scaling` alpha_sweep)",
+    'fs-jpeg': "the Fragility Score at the paper's JPEG setting on the report half (`fragility`)",
+    'acc-report': "clean accuracy on the report half (`fragility` acc_clean)",
+    'test-acc': "clean accuracy on the whole test split (the run's training record)",
+}
+LIVE_CHECKS = (('ssdc', 'ape', 100), ('ssdc-batch', 'sincos', 100), ('ssdc-batch', 'rope', 102),
+               ('ssdc-image', 'rope', 100), ('delta_ssdc', 'ape', 100), ('fs-jpeg', 'rope', 100),
+               ('acc-report', 'ape', 100), ('test-acc', 'rpt', 100))  # (quantity, condition, seed) the tests check
+
+# %% ../nbs/lib/20a_live.ipynb #deca53e9
+def _report_row(table:pd.DataFrame, **where) -> pd.DataFrame:
+    "The report-half rows of a committed table where every column of `where` has its value."
+    keep = table.half == 'report'
+    for k, v in where.items(): keep &= table[k] == v
+    return table[keep]
+
+def _profile_check(run:CommittedRun, rpi:str) -> pd.DataFrame:
+    "SSDC per layer (unpermuted or under RPI `rpi`) against the committed `ssdc_profiles`."
+    prof = committed_result(run, 'interventions')['ssdc_profiles']
+    return against(live_profile(run, rpi), prof[prof.trained & (prof.permuted == rpi)], ['layer'], 'ssdc')
+
+def _delta_check(run:CommittedRun, alpha:float=0.5) -> pd.DataFrame:
+    "ΔSSDC at α under batch RPI against the committed α sweep."
+    old = _report_row(committed_result(run, 'scaling')['alpha_sweep'], permuted='batch', alpha=alpha)
+    new = delta_ssdc(live_profile(run, 'batch', alpha)).assign(half='report')
+    return against(new, old, ['alpha', 'half'], 'delta_ssdc')
+
+def _fragility_check(run:CommittedRun, value:str) -> pd.DataFrame:
+    "The paper's JPEG FS (`value='fs'`) or the clean accuracy (`'acc_clean'`) on the report half."
+    old = _report_row(committed_result(run, 'fragility')['fragility'], corruption='jpeg', severity='paper')
+    if value == 'fs': return against(live_jpeg(run), old, ['corruption', 'severity'], 'fs')
+    return against(old.assign(acc_clean=live_accuracy(run, 'report')), old, ['condition', 'seed', 'half'], value)
+
+def _test_acc_check(run:CommittedRun) -> pd.DataFrame:
+    "The whole test split's accuracy against the run's training record."
+    c = run.config
+    acc = committed_entry(c.condition, c.train.seed, run.part.parent)['test_acc']
+    old = pd.DataFrame([dict(condition=c.condition, seed=c.train.seed, test_acc=acc)])
+    return against(old.assign(test_acc=live_accuracy(run, 'all')), old, ['condition', 'seed'], 'test_acc')
+
+# %% ../nbs/lib/20a_live.ipynb #30c1b980
+def recompute(run:CommittedRun, # a committed run (`committed_run`)
+              quantity:str, # one of `LIVE_QUANTITIES`
+             ) -> pd.DataFrame:
+    "One committed number of `run` measured again, beside the committed value, its difference and tolerance (`against`)."
+    q = check_choice(quantity, LIVE_QUANTITIES, 'live quantity')
+    if q.startswith('ssdc'): return _profile_check(run, q.split('-')[1] if '-' in q else 'none')
+    if q == 'delta_ssdc': return _delta_check(run)
+    if q == 'test-acc': return _test_acc_check(run)
+    return _fragility_check(run, 'fs' if q == 'fs-jpeg' else 'acc_clean')
