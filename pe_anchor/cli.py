@@ -15,7 +15,7 @@ from .files import check_out_dir, check_folder_choice
 __all__ = ['MAX_OVERRIDE', 'DIGITS', 'INPUT_ERRORS', 'ANSI', 'DEVICE_NAME', 'COMMANDS', 'parse_overrides', 'Parser', 'add_flag',
            'condition_list', 'seed_value', 'seeds_value', 'error_line', 'run_command', 'check_device_name',
            'add_plugin_flag', 'import_plugins', 'plugin_args', 'train_parser', 'train_main', 'preset_costs',
-           'start_line', 'add_executor_flags', 'paper_parser', 'in_parts', 'paper_main', 'main']
+           'start_line', 'add_executor_flags', 'paper_parser', 'in_parts', 'amend_parts', 'paper_main', 'main']
 
 # %% ../nbs/lib/25_cli.ipynb #5839194e
 import ast
@@ -222,8 +222,9 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(p, 'seeds', nargs='*', default=None, metavar='SEED',
              help='one integer N: the seeds 0..N-1; several (0 2) or a comma list (3,): these seeds '
                   '(default: ' + ', '.join(f"{len(p.study['seeds'])} at {k}" for k, p in PRESETS.items()) + ')')
-    add_flag(p, 'conditions', default='all', type=condition_list, help="'all' or a comma list of "
-             f"{', '.join(CONDITIONS)} (default: all)")
+    p.add_argument('--pe', '--conditions', dest='pe', default='all', type=condition_list,
+                   help=f"what is analysed: 'all' or a comma list of {', '.join(CONDITIONS)} (default: all); "
+                        "the notebooks' -p pe")
     add_flag(p, 'out_dir', default=None, help='output folder (default: outputs/<preset>)')
     add_flag(p, 'cache_root', default=None, help='run cache (default: $PE_ANCHOR_CACHE, else ~/.cache/pe_anchor)')
     add_flag(p, 'device', default=None, help='training device (default: cuda if available)')
@@ -242,7 +243,7 @@ def paper_parser() -> argparse.ArgumentParser:
              help='only redo the claims and the report of the reproduction in --out-dir, from its tables')
     g = p.add_argument_group('a reproduction in parts (pe_anchor.parts)')
     add_flag(g, 'part', action='store_true',
-             help='compute a part: train or load only the runs of --seeds and --conditions and store their per-run '
+             help='compute a part: train or load only the runs of --seeds and --pe and store their per-run '
                   'results in --out-dir (no claims, no report); merge the parts later with --merge')
     add_flag(g, 'merge', nargs='+', default=None, metavar='PART',
              help='merge part folders into --out-dir: verify them, combine their per-run results, test the claims and '
@@ -250,6 +251,14 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(g, 'allowed_signers', default=None, metavar='FILE',
              help='with --merge: require every part to be signed (pe_anchor.parts.sign_part) by a key of this '
                   'allowed-signers file (the format of ssh-keygen(1))')
+    add_flag(g, 'amend', nargs='+', default=None, metavar='PART',
+             help='add to finished parts the per-run results of analyses registered after they were made, computed '
+                  'from their committed weights (no training, no run cache; nothing they hold is rewritten); merge '
+                  'them again afterwards')
+    add_flag(g, 'analyses', default=None, metavar='NAMES',
+             help='with --amend: a comma list of registered analyses to add (default: every one a part lacks)')
+    add_flag(g, 'sign_key', default=None, metavar='FILE',
+             help='with --amend: sign each amended part again with this SSH private key (pe_anchor.merge.sign_part)')
     add_flag(p, 'adopt_out_dir', nargs='?', const=True, default=False, metavar='FINGERPRINT',
              help='let pe_anchor write into a non-empty --out-dir it did not make (it then owns the folder; by '
                   'default such a folder is refused). It first lists every file there it might replace and is not '
@@ -283,6 +292,15 @@ def in_parts(args, # the parsed `pe-anchor-paper` arguments
                                  f"{line['seconds']:.0f} s: {out_dir}; merge the parts with --merge")
     if args.quiet: print(json.dumps(line))
 
+def amend_parts(args, # the parsed `pe-anchor-paper` arguments (`--amend`, `--analyses`, `--sign-key`)
+                executor):
+    "`--amend`: add the analyses each part lacks (or `--analyses`) from its committed weights (`amend_part`)."
+    from pe_anchor.amend import amend_part
+    names = [x.strip() for x in args.analyses.split(',') if x.strip()] if args.analyses else None
+    done = [amend_part(p, names, executor, args.device, not args.quiet, args.sign_key) for p in args.amend]
+    if args.quiet: print(json.dumps([dict(part=str(d['part']), analyses=d['analyses'], results=d['results'],
+                                          seconds=round(d['seconds'], 1)) for d in done]))
+
 # %% ../nbs/lib/25_cli.ipynb #4c902309
 def paper_main(argv:list|None=None, # arguments (default: the command line)
               ):
@@ -313,10 +331,11 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
             out_dir = args.out_dir or f'{out_dir}-quick'
         kw = dict(report=not args.no_report, progress=not args.quiet, adopt_out_dir=args.adopt_out_dir,
                   plugins=plugins)
-        if args.merge or args.part: return in_parts(args, make_study(args.preset, args.conditions, seeds, **settings),
+        if args.amend: return amend_parts(args, executor)
+        if args.merge or args.part: return in_parts(args, make_study(args.preset, args.pe, seeds, **settings),
                                                      out_dir, executor, plugins)
         if args.redo_report: res = rerender(out_dir, **kw)
-        else: res = reproduce(make_study(args.preset, args.conditions, seeds, **settings), out_dir, args.cache_root,
+        else: res = reproduce(make_study(args.preset, args.pe, seeds, **settings), out_dir, args.cache_root,
                               args.device, executor=executor, notebooks=args.notebooks, **kw)
         report = str(res['report']) if res['report'] else None
         if args.quiet:

@@ -10,16 +10,17 @@ from functools import partial
 from pathlib import Path
 import numpy as np
 from .core import (check_choice, CONDITION_COLORS, condition_settings, CONDITIONS, DataConfig, DEEP,
-                            ExperimentConfig, INITS, ModelConfig, OPTIMIZERS, PAPER_LABELS, PAPER_NAMES, PE_NAMES,
-                            PRECISIONS, PRESETS, ROPE_VARIANTS, SCALABLE, SCHEDULES, SECTIONS, TRAIN_AUGS,
+                            ExperimentConfig, INITS, ModelConfig, NOT_IN_ALL, OPTIMIZERS, PAPER_LABELS, PAPER_NAMES,
+                            PE_NAMES, PRECISIONS, PRESETS, ROPE_VARIANTS, SCALABLE, SCHEDULES, SECTIONS, TRAIN_AUGS,
                             TRAIN_PERMUTES, TrainConfig, UNTRAINED_COLOR)
 
 # %% auto #0
-__all__ = ['MAX_DIGITS', 'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS', 'FIELD_RULES', 'SEEDS_WANT', 'field_error',
-           'parse_int', 'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name', 'parse_text',
-           'parse_field', 'as_list', 'parse_conditions', 'parse_seeds', 'validate_config', 'config_fields',
-           'make_config', 'register_condition', 'config_to_dict', 'config_from_dict', 'package_version', 'config_hash',
-           'checkout_root', 'data_dir', 'reference_csv']
+__all__ = ['MAX_DIGITS', 'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS', 'FIELD_RULES', 'SEEDS_WANT', 'CHECKOUT_ENV',
+           'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name',
+           'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds', 'validate_config',
+           'config_fields', 'make_config', 'register_condition', 'config_to_dict', 'config_from_dict',
+           'package_version', 'config_hash', 'is_checkout', 'find_checkout', 'checkout_root', 'notebook_checkout',
+           'data_dir', 'reference_csv']
 
 # %% ../nbs/lib/00a_config.ipynb #a1c0de02
 def _show(value, limit:int=60) -> str:
@@ -158,13 +159,15 @@ def as_list(x, sep:str=',') -> list:
 def parse_conditions(pe, # one condition, a comma list or a list, or 'all'
                      name:str='pe', # the parameter's name, for errors
                     ) -> list:
-    "The conditions named by `pe`, in `CONDITIONS` order for 'all', else a ValueError naming the valid ones."
+    """The conditions named by `pe`, else a ValueError naming the valid ones; 'all' is every registered condition in
+    `CONDITIONS` order but the package's own extensions (`NOT_IN_ALL`), which are named to be run."""
     names = [check_choice(n, ['all', *CONDITIONS], name) for n in as_list(pe)]
     if not names:
         raise ValueError(f"No condition given; valid choices for {name}: 'all', {', '.join(map(repr, CONDITIONS))}")
     if 'all' in names and len(names) > 1:
         raise ValueError(f"{name} 'all' cannot be combined with other conditions; got {pe!r}")
-    return list(CONDITIONS) if names == ['all'] else list(dict.fromkeys(names))
+    if names == ['all']: return [c for c in CONDITIONS if c not in NOT_IN_ALL]
+    return list(dict.fromkeys(names))
 
 SEEDS_WANT = (f"a count n >= 1 (seeds 0..n-1, at most {MAX_SEEDS}) or a list of at most {MAX_SEEDS} seed values "
               f"in [0, {MAX_SEED}]")
@@ -231,6 +234,7 @@ def register_condition(name:str, # a plain name, e.g. 'rpt-image'
                        train_permute:str='none', # its training permutation, one of `TRAIN_PERMUTES`
                        label:str|None=None, # its label in figures and tables (default: the name)
                        color:str|None=None, # its colour (default: the next unused colour of `DEEP`)
+                       in_all:bool=True, # is it among the conditions 'all' names? (False: asked for by name only)
                       ) -> str:
     "Add condition `name` to the registry; a name that exists, an unknown PE or permutation fail by name."
     name = parse_name(name, 'condition')
@@ -242,6 +246,7 @@ def register_condition(name:str, # a plain name, e.g. 'rpt-image'
     PAPER_LABELS[name], PAPER_NAMES[name] = label or name, label or name
     CONDITION_COLORS[name] = color or next((c for c in DEEP if c not in used), DEEP[len(CONDITIONS) % len(DEEP)])
     if pe != 'none': SCALABLE.append(name)
+    if not in_all: NOT_IN_ALL.append(name)
     return name
 
 # %% ../nbs/lib/00a_config.ipynb #0c5561ca
@@ -266,18 +271,40 @@ def config_hash(cfg:ExperimentConfig, n:int=12) -> str:
     return hashlib.sha256(s.encode()).hexdigest()[:n]
 
 # %% ../nbs/lib/00a_config.ipynb #dd2d74ba
+CHECKOUT_ENV = 'PE_ANCHOR_CHECKOUT'  # a checkout pinned by `notebook_checkout` (inherited by the workers it spawns)
+
+def is_checkout(folder) -> bool:
+    "Is `folder` a pe_anchor source checkout: an `nbs/` folder beside a `settings.ini` naming the library?"
+    ini = Path(folder) / 'settings.ini'
+    if not (ini.is_file() and (Path(folder) / 'nbs').is_dir()): return False
+    return re.search(r'(?m)^\s*repo\s*=\s*pe_anchor\s*$', ini.read_text(errors='replace')) is not None
+
+def find_checkout(start) -> Path|None:
+    "The first of `start` and its parents that is a pe_anchor checkout, else None."
+    here = Path(start).resolve()
+    return next((p for p in (here, *here.parents) if is_checkout(p)), None)
+
 def checkout_root() -> Path:
-    "The folder above the installed `pe_anchor` package (a source checkout's root)."
+    "The checkout pinned by a notebook (`$PE_ANCHOR_CHECKOUT`), else the folder above the installed `pe_anchor` package."
+    if os.environ.get(CHECKOUT_ENV): return Path(os.environ[CHECKOUT_ENV])
     return Path(importlib.util.find_spec('pe_anchor').origin).resolve().parent.parent
 
+def notebook_checkout(start=None, # where the notebook runs (default: the kernel's working folder)
+                     ) -> Path:
+    "The running notebook's own checkout, pinned for `checkout_root()`; outside any checkout, the working folder."
+    found = find_checkout(start or Path.cwd())
+    if found is None: return Path(start or Path.cwd()).resolve()
+    os.environ[CHECKOUT_ENV] = str(found)
+    return found
+
+# %% ../nbs/lib/00a_config.ipynb #1021bef8
 def data_dir() -> Path:
-    "The project's data folder: `$PE_ANCHOR_DATA`, else `data/` beside the package, else `./data`."
+    "The project's data folder: `$PE_ANCHOR_DATA`, else `data/` of the checkout, else `./data`."
     if os.environ.get('PE_ANCHOR_DATA'): return Path(os.environ['PE_ANCHOR_DATA'])
     here = checkout_root() / 'data'
     return here if here.is_dir() else Path.cwd() / 'data'
 
 def reference_csv() -> Path:
-    """The paper's reported numbers: `data/paper_reference.csv` beside the package (a source checkout), else in
-    `data_dir()`."""
+    """The paper's reported numbers: `data/paper_reference.csv` of the checkout, else in `data_dir()`."""
     here = checkout_root() / 'data' / 'paper_reference.csv'
     return here if here.exists() else data_dir() / 'paper_reference.csv'

@@ -9,12 +9,12 @@ from dataclasses import dataclass, replace
 
 # %% auto #0
 __all__ = ['PE_NAMES', 'CONDITIONS', 'PAPER_LABELS', 'PAPER_NAMES', 'DEEP', 'CONDITION_COLORS', 'UNTRAINED_COLOR',
-           'CONDITION_ORDER', 'SCALABLE', 'PE_CONDITIONS', 'CONTROLS', 'SWEPT', 'PERMUTATIONS', 'TRAIN_PERMUTES',
-           'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS', 'ROPE_VARIANTS',
-           'TRAIN_AUGS', 'SPLITS', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES', 'STUDY_SHARED', 'PAPER_PRESET',
-           'CPU_PRESET', 'CPU_DEEP_PRESET', 'SMOKE_WHY', 'SMOKE_SIZED', 'SMOKE_PRESET', 'PRESETS', 'SECTIONS',
-           'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig', 'ExperimentConfig',
-           'Preset']
+           'CONDITION_ORDER', 'SCALABLE', 'PE_CONDITIONS', 'CONTROLS', 'SWEPT', 'NOT_IN_ALL', 'PERMUTATIONS',
+           'TRAIN_PERMUTES', 'RPI_ESTIMATORS', 'PAPER_RPI_BATCH', 'OPTIMIZERS', 'SCHEDULES', 'PRECISIONS', 'INITS',
+           'ROPE_VARIANTS', 'TRAIN_AUGS', 'SPLITS', 'EXECUTORS', 'N_PERMS', 'PE_SCALES', 'CPU_PE_SCALES',
+           'STUDY_SHARED', 'PAPER_PRESET', 'CPU_PRESET', 'CPU_DEEP_PRESET', 'SMOKE_WHY', 'SMOKE_SIZED', 'SMOKE_PRESET',
+           'PRESETS', 'SECTIONS', 'check_choice', 'condition_settings', 'ModelConfig', 'DataConfig', 'TrainConfig',
+           'ExperimentConfig', 'Preset']
 
 # %% ../nbs/lib/00_core.ipynb #be19360c
 def check_choice(value, # the value the user gave
@@ -49,6 +49,7 @@ SCALABLE = [c for c, s in CONDITIONS.items() if s['pe'] != 'none']  # conditions
 PE_CONDITIONS = ('ape', 'sincos', 'rope')  # the paper's PE models: a positional encoding and a stable frame
 CONTROLS = ('none', 'rpt')  # no stable positional frame: no PE, or a PE shuffled during training
 SWEPT = PE_CONDITIONS  # a study's α sweep runs on them: the paper scales APE and SPE; RoPE is our extension
+NOT_IN_ALL = []  # registered conditions that 'all' leaves out: the package's own extensions, asked for by name
 
 def condition_settings(condition:str # one of `CONDITIONS`
                       ) -> dict:

@@ -16,12 +16,13 @@ from .config import parse_int, parse_text, config_to_dict, config_from_dict
 from .machine import usable_cores, use_threads
 from .files import check_folder_choice
 from .cache import run_dir, default_cache_root, RunBusy, Run, LOCK_TIMEOUT, check_run_path
+from .weights import StoredRun
 from .training import train_run, check_registries
 
 # %% auto #0
 __all__ = ['SLURM_WIDTH', 'ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'task_name', 'local_pool',
-           'submitit_options', 'run_tasks', 'train_task', 'train_all', 'on_run', 'map_runs', 'Task', 'ready_tasks',
-           'check_graph', 'run_graph']
+           'submitit_options', 'run_tasks', 'train_task', 'train_all', 'load_run', 'on_run', 'map_runs', 'Task',
+           'ready_tasks', 'check_graph', 'run_graph']
 
 # %% ../nbs/lib/13_executor.ipynb #17fc7af8
 @dataclass(frozen=True)
@@ -234,9 +235,16 @@ def train_all(configs:list, # `ExperimentConfig`s of the runs
     return [Run(run_dir(c, root)) for c in configs], rows
 
 # %% ../nbs/lib/13_executor.ipynb #274f6e0a
-def on_run(fn, rdir:str, args:tuple):
-    "One analysis task: `fn(Run(rdir), *args)` with the run's thread count."
-    run = Run(rdir)
+def load_run(source, # a run-cache folder, or ('part', a part folder, a run's name): its committed weights
+            ):
+    "A finished run from its source: the run cache's `Run`, or a part's `StoredRun` (`lib/11a_weights`)."
+    if isinstance(source, (tuple, list)) and len(source) == 3 and source[0] == 'part':
+        return StoredRun(source[1], source[2])
+    return Run(source)
+
+def on_run(fn, source, args:tuple):
+    "One analysis task: `fn(run, *args)`, the run loaded from `source` (`load_run`), at the run's thread count."
+    run = load_run(source)
     with use_threads(run.config.train.threads): return fn(run, *args)
 
 def map_runs(fn, # a module-level function of (run, *per_run arguments, *args)

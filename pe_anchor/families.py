@@ -51,7 +51,7 @@ def register_families() -> list:
     "Register the three encodings and their conditions (idempotent); their condition names."
     for name, (module, label) in FAMILIES.items():
         if name not in PE_REGISTRY: register_pe(name, module)
-        if name not in CONDITIONS: register_condition(name, name, label=label)
+        if name not in CONDITIONS: register_condition(name, name, label=label, in_all=False)  # not in 'all'
     return list(FAMILIES)
 
 register_families()

@@ -139,14 +139,16 @@ def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table
         fig.add_trace(go.Scatter(x=d.ours[m], y=y[m], mode='markers', name=f'ours: {v}', error_x=err,
                                  marker=dict(color=color, size=12, line=dict(width=1, color='white')),
                                  text=np.array(hover)[m], hovertemplate='%{x:.3f}<br>%{text}<extra></extra>'))
-    if d.paper.notna().any():  # the paper's value, where the paper reports the deciding statistic
-        fig.add_trace(go.Scatter(x=d.paper, y=y, mode='markers', name="the paper's value",
+    has = list(dict.fromkeys(d.claim[d.paper.notna()].iloc[::-1]))  # the claims whose statistic the paper reports
+    if has:  # the paper's value, where the paper reports the deciding statistic
+        fig.add_trace(go.Scatter(x=d.paper, y=y, mode='markers', name=f"the paper's value ({', '.join(has)})",
                                  marker=dict(symbol='diamond-open', size=11, color='black', line=dict(width=2))))
     for i, r in enumerate(d.to_dict('records')):  # the verdict; other readings and severities below it
         fig.add_annotation(x=1.01, xref='paper', y=i, text=_verdict_text(r), xanchor='left', align='left',
                            showarrow=False, font=dict(color=GLANCE_COLORS.get(r['verdict'], '#333333'), size=12))
     note = ("ours: mean and 95 % interval over seeds, coloured by the claim's verdict"
-            + ("; ◇ the paper's value" if d.paper.notna().any() else '') + "</sup><br><sup>green: where the part's condition holds"
+            + (f"; ◇ the paper's value ({', '.join(has)} only: the paper reports no other deciding statistic)"
+               if has else '') + "</sup><br><sup>green: where the part's condition holds"
             + "; right: the verdict, then other readings or estimators that differ, and severity counts")
     return fig.update_layout(
         title=figure_title(title, note), template='plotly_white', width=GLANCE_WIDTH, height=190 + GLANCE_ROW * len(d),

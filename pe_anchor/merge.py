@@ -14,21 +14,23 @@ from .measure import paper_reference
 from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis
 from .confirm import study_claims
 from .hypotheses import study_records
-from .plan import read_manifest, unit_fingerprints, write_plan, run_unit, load_tables, analysis_names
+from .plan import (read_manifest, unit_fingerprints, write_plan, run_unit, load_tables, analysis_names,
+                            record_lacking)
 from .notebooks import write_report
 from .stored import (RESULTS, RECORD, result_folder, result_problem, unlisted, read_record, stored_files,
                               identity_problem, weights_problem)
 from .parts import run_name, stacked_results
 
 # %% auto #0
-__all__ = ['SIGN_NAMESPACE', 'PartError', 'check_parts', 'merged_study', 'missing_results', 'sign_part', 'verify_part',
-           'check_merge_target', 'merge_parts', 'write_claims', 'merge_manifest']
+__all__ = ['SIGN_NAMESPACE', 'PartError', 'read_part', 'check_parts', 'merged_study', 'held_analyses', 'lacking_analyses',
+           'missing_results', 'sign_part', 'verify_part', 'check_merge_target', 'merge_parts', 'write_claims',
+           'merge_manifest']
 
 # %% ../nbs/lib/24b_merge.ipynb #f12f2b66
 class PartError(ValueError):
     "A part that cannot be merged (the message names the part and the reason)."
 
-def _part(path) -> tuple:
+def read_part(path) -> tuple:
     "(folder, manifest, part block, study) of one part, or a PartError."
     try: p = check_folder_choice(path, 'Part', '--merge')
     except ValueError as e: raise PartError(str(e)) from None
@@ -88,7 +90,7 @@ def check_parts(parts:list, # part folders
     if not parts: raise PartError("No part given")
     seen, where, studies, first = {}, {}, [], None
     for path in parts:
-        p, m, part, study = _part(path)
+        p, m, part, study = read_part(path)
         if part.get('results_version') != RESULTS_VERSION:
             raise PartError(f"{path}: made with results version {part.get('results_version')}, this code computes "
                             f"version {RESULTS_VERSION}: recompute the part")
@@ -110,9 +112,18 @@ def merged_study(studies:list) -> StudyConfig:
     seeds = sorted({x for s in studies for x in s.seeds})
     return dataclasses.replace(studies[0], conditions=tuple(conds), seeds=tuple(seeds))
 
+def held_analyses(where:dict) -> list:
+    "The registered analyses the parts hold results of, in registry order."
+    held = {a for a, _ in where}
+    return [a for a in ANALYSIS_UNITS.values() if a.name in held]
+
+def lacking_analyses(where:dict) -> list:
+    "The registered analyses no part holds a result of: registered after the parts were made (`amend_part` adds them)."
+    return [n for n in ANALYSIS_UNITS if n not in {a.name for a in held_analyses(where)}]
+
 def missing_results(study:StudyConfig, where:dict) -> list:
-    "'analysis/run' of every result the merged study needs that no part holds."
-    return [f"{a.name}/{run_name(study, k)} ({k[0]}, seed {k[1]})" for a in ANALYSIS_UNITS.values()
+    "'analysis/run' of every result of an analysis the parts hold that no part holds for a run of the merged study."
+    return [f"{a.name}/{run_name(study, k)} ({k[0]}, seed {k[1]})" for a in held_analyses(where)
             for k in a.keys(study) if (a.name, run_name(study, k)) not in where]
 
 # %% ../nbs/lib/24b_merge.ipynb #11de9e9e
@@ -194,15 +205,18 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
     the claims and render the report: no run cache, no training. Refused parts write nothing."""
     for p in parts if allowed_signers else []: verify_part(p, allowed_signers)
     study, where = check_parts(parts)
-    missing = missing_results(study, where)
+    missing, lacking = missing_results(study, where), lacking_analyses(where)
     if missing: raise PartError(f"The parts lack {len(missing)} results of the merged study, e.g. {missing[0]}")
+    if lacking and progress: print(f"The parts hold no results of {', '.join(lacking)} (registered after they were "
+                                   "made): merged without; add them with pe-anchor-paper --amend PART ...")
     out, t0, log = check_out_dir(out_dir, adopt_out_dir), time.time(), []
     check_merge_target(out, parts)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         _copy_results(where, out)
         write_plan(out, study)
+        record_lacking(out, lacking)
         prints, ref = unit_fingerprints(study), paper_reference()
-        for a in ANALYSIS_UNITS.values():
+        for a in held_analyses(where):
             res = a.combine(study, stacked_results(study, a.name, {k: out for k in where}), ref)
             st = time.time(); run_unit(out, a.name, prints[a.name], lambda d, a=a, res=res: a.write(res, d))
             log.append(dict(step=a.name, status='merged', seconds=time.time() - st))
@@ -221,7 +235,8 @@ def write_claims(out:Path, # a reproduction whose analysis tables are current
                  study:StudyConfig):
     """Test the claims on the analysis tables of `out` (`study_claims`): `dest/claims.csv`; and beside it each
     pre-registered table the study gets (`study_records`: the families' hypotheses), `dest/<name>.csv`."""
-    tables = load_tables(out, units=analysis_names())
+    lacking = set(read_manifest(out).get('lacking', []))
+    tables = load_tables(out, units=[u for u in analysis_names() if u not in lacking])
     save_table(study_claims(tables, study, paper_reference()), dest / 'claims.csv')
     for name, r in study_records(study).items(): save_table(r.compute(tables, study), dest / f'{name}.csv')
 

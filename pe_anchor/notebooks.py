@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib, logging, time, warnings
 from pathlib import Path
 import plotly.graph_objects as go
+from .config import checkout_root
 from .files import atomic_write
 from .render import static_image, render_report, PLOTLY_MIME
 
@@ -17,9 +18,8 @@ __all__ = ['COMMITTED_HEADING', 'REPORT_NOTEBOOK', 'LOG_FILE', 'nbs_dir', 'logge
 
 # %% ../nbs/lib/23a_notebooks.ipynb #e0bdff4d
 def nbs_dir() -> Path:
-    "The project's `nbs/` folder (present in a source checkout)."
-    import pe_anchor
-    return Path(pe_anchor.__file__).resolve().parent.parent / 'nbs'
+    "The `nbs/` folder of the checkout (`checkout_root`: a notebook's own, else the installed package's)."
+    return checkout_root() / 'nbs'
 
 def logged_kernel_manager(log):
     """An `AsyncKernelManager` class whose kernels write their own stdout and stderr into the open file `log`, and

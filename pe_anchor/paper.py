@@ -12,7 +12,7 @@ from .files import check_out_dir, claim_out_dir, out_dir_lock
 from .study import StudyConfig, study_to_dict
 from .units import ANALYSIS_UNITS
 from .plan import (read_plan, unit_fingerprints, unit_problem, unit_done, unit_names, analysis_names,
-                            write_plan, run_unit, check_inputs)
+                            write_plan, run_unit, check_inputs, read_manifest)
 from .notebooks import LOG_FILE, write_report, committed_notebooks, run_committed
 from .parts import compute_part
 from .merge import merge_parts, merged_study, write_claims
@@ -121,7 +121,8 @@ def check_rerender(out:Path, adopt_out_dir:bool=False) -> tuple:
     "(study, fingerprints) of the finished reproduction in `out`, if its analyses are current; reads only."
     study = read_plan(out)
     prints = unit_fingerprints(study)
-    stale = [u for u in analysis_names() if unit_problem(out, u, prints[u])]
+    lacking = set(read_manifest(out).get('lacking', []))  # registered after a merged study's parts were made
+    stale = [u for u in analysis_names() if u not in lacking and unit_problem(out, u, prints[u])]
     if stale:
         why = unit_problem(out, stale[0], prints[stale[0]])
         raise ValueError(f"{out}: analyses {stale} are missing or stale ({why}); "

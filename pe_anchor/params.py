@@ -131,7 +131,7 @@ CONDITION_RULE = names_problem(lambda: ['all', *CONDITIONS], alone=('all',))
 # %% ../nbs/lib/02_params.ipynb #351a8353
 _choices = lambda names: lambda: f"one of {', '.join(map(repr, names()))}"
 PARAM_RULES = {  # parameter -> (what it must be: text or a function giving it, problem(value) -> '' if fine)
-    'conditions': (lambda: f"'all', one of {', '.join(map(repr, CONDITIONS))}, or a comma list of them",
+    'pe': (lambda: f"'all', one of {', '.join(map(repr, CONDITIONS))}, or a comma list of them",
                    CONDITION_RULE),
     'preset': (_choices(lambda: PRESETS), names_problem(lambda: PRESETS, one=True)),
     'seeds': ('a count n >= 1 (seeds 0..n-1) or a list / comma string of seed values', seeds_problem),
@@ -207,7 +207,7 @@ def check_params(names_now, # `globals()` (or its names) after the parameters (a
     if hasattr(names_now, 'items'): check_param_values(names_now, known)
 
 # %% ../nbs/lib/02_params.ipynb #91098b02
-RENAMED = {'pe': 'conditions'}  # old notebook parameter -> its name now: still accepted for a release, with a note
+RENAMED = {'conditions': 'pe'}  # old notebook parameter -> its name now: still accepted for a release, with a note
 
 def renamed_params(values:dict, # `globals()` after the parameters (and injected) cells
                    known, # the parameter names the notebook defines
@@ -216,7 +216,7 @@ def renamed_params(values:dict, # `globals()` after the parameters (and injected
     out = {}
     for old, new in RENAMED.items():
         if old in values and old not in known and new in known:
-            note = (f"Note: the notebook parameter {old!r} is renamed {new!r} (as pe-anchor-paper --{new}); "
+            note = (f"Note: the notebook parameter {old!r} is now {new!r} (as pe-anchor-paper --{new}); "
                     f"-p {old} still works in this release")
             print(note)
             out[new] = values[old]
@@ -227,11 +227,11 @@ def notebook_params(values:dict, # `globals()` after the parameters (and injecte
                     known, # the parameter names the notebook defines
                    ) -> dict:
     """Check a section notebook's parameters (`check_params`), old names (`RENAMED`) taken under their new one;
-    return {name: value} to update its globals with: the renamed ones, conditions and preset in registered spelling."""
+    return {name: value} to update its globals with: the renamed ones, pe and preset in registered spelling."""
     new = renamed_params(values, known)
     now = {k: v for k, v in values.items() if RENAMED.get(k) not in new} | new
     check_params(now, before, known)
-    fixed = dict(conditions=lambda v: canonical(v, ['all', *CONDITIONS]), preset=lambda v: canonical(v, PRESETS))
+    fixed = dict(pe=lambda v: canonical(v, ['all', *CONDITIONS]), preset=lambda v: canonical(v, PRESETS))
     return new | {k: fix(now[k]) for k, fix in fixed.items() if k in known and k in now}
 
 @contextlib.contextmanager

@@ -31,7 +31,7 @@ __all__ = ['GOLDEN_SETTINGS', 'TRAIN_COST', 'golden_study', 'run_name', 'stored_
            'compute_part', 'run_costs', 'part_manifest', 'stacked_results', 'analysis_results', 'merged_results']
 
 # %% ../nbs/lib/24a_parts.ipynb #e7ad9774
-GOLDEN_SETTINGS = dict(preset='smoke', conditions='ape,none', seeds=[0, 1], n_perms=1, n_images=64, fragility_images=64,
+GOLDEN_SETTINGS = dict(preset='smoke', pe='ape,none', seeds=[0, 1], n_perms=1, n_images=64, fragility_images=64,
                        pe_scales=[1.0, 0.5], corruptions='jpeg,blur,jpeg-q', severities={'jpeg-q': ['10', '2']},
                        overrides=dict(epochs=1, subset=256))  # the smoke study of the tests and of data/golden-smoke
 

@@ -16,15 +16,15 @@ from .training import run_dir
 from .cache import default_cache_root
 from .study import StudyConfig, make_study, study_from_dict, study_to_dict
 from .claims import claim_thresholds
-from .units import ANALYSIS_UNITS, analysis_settings
+from .units import ANALYSIS_UNITS, PAPER_ANALYSES, analysis_settings
 from .confirm import preregistration
 from .hypotheses import study_records
 
 # %% auto #0
 __all__ = ['ENGINE', 'PUBLISHED', 'SHA256', 'run_names', 'analysis_names', 'unit_names', 'unit_fingerprints',
            'manifest_path_problem', 'check_manifest', 'read_manifest', 'unit_problem', 'unit_done', 'record_unit',
-           'drop_unit', 'write_plan', 'read_plan', 'run_unit', 'table_units', 'load_tables', 'committed_tables',
-           'describe_committed', 'default_out_dir', 'check_inputs']
+           'drop_unit', 'write_plan', 'record_lacking', 'read_plan', 'run_unit', 'table_units', 'load_tables',
+           'committed_tables', 'describe_committed', 'default_out_dir', 'check_inputs']
 
 # %% ../nbs/lib/23_plan.ipynb #780b885a
 ENGINE = 'direct'  # recorded in every manifest's plan and fingerprints: the name the one engine (parts and a merge)
@@ -55,7 +55,8 @@ def unit_fingerprints(study:StudyConfig) -> dict:
     base = dict(preset=study.preset, seeds=list(study.seeds), conditions=list(study.conditions),
                 overrides=study.run_overrides, runs=run_names(study), engine=ENGINE)
     k = {n: _hash(n, base, analysis_settings(a, study)) for n, a in ANALYSIS_UNITS.items()}
-    k['claims'] = _hash('claims', k, claim_thresholds(), preregistration(),
+    read = {a.name: k[a.name] for a in PAPER_ANALYSES if a.name in k}  # the claims read these: another analysis
+    k['claims'] = _hash('claims', read, claim_thresholds(), preregistration(),  # registered later leaves them current
                         *[r.source() for r in study_records(study).values()])
     k['report'] = _hash('report', k)
     return k
@@ -153,6 +154,15 @@ def write_plan(out_dir, study:StudyConfig):
     m.update(plan=dict(study=study_to_dict(study), engine=ENGINE), version=package_version(), provenance=provenance())
     save_json(m, Path(out_dir) / 'manifest.json')
 
+def record_lacking(out_dir, # a merged study
+                   names:list, # registered analyses its parts hold no result of ([] clears the record)
+                  ):
+    "Record in the manifest the registered analyses a merged study was made without (`load_tables` skips them)."
+    m = read_manifest(out_dir)
+    if names: m['lacking'] = list(names)
+    else: m.pop('lacking', None)
+    save_json(m, Path(out_dir) / 'manifest.json')
+
 def read_plan(out_dir) -> StudyConfig:
     "The study stored in the manifest of `out_dir`."
     plan = read_manifest(out_dir).get('plan')
@@ -202,8 +212,8 @@ def load_tables(out_dir, preset:str|None=None, seeds=None, units=None) -> dict:
         raise ValueError(f"{out} holds preset {study.preset!r}, not {preset!r}")
     if seeds is not None and list(study.seeds) != parse_seeds(seeds):
         raise ValueError(f"{out} holds seeds {list(study.seeds)}, not {parse_seeds(seeds)}")
-    prints, tables = unit_fingerprints(study), {}
-    for u in units or table_units():
+    prints, tables, lacking = unit_fingerprints(study), {}, set(m.get('lacking', []))
+    for u in [u for u in units or table_units() if u not in lacking]:  # a merge made without them says so
         why = unit_problem(out, u, prints[u])
         if why: raise ValueError(f"Analysis {u!r} in {out} cannot be used ({why}): re-run pe-anchor-paper")
         for f in read_manifest(out)['units'][u]['files']:

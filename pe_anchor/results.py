@@ -82,8 +82,27 @@ def _why(g:pd.DataFrame, v:str) -> str:
     if v == 'not testable' and notes: return notes
     return '; '.join(num(r) for r in key.itertuples() if not pd.isna(r.ours)) or notes or 'no data'
 
+def _deciding_numbers(g:pd.DataFrame) -> str:
+    "Every deciding part of one claim with its numbers (the digest's and the glance figure's rows)."
+    f = lambda r: (f"{r.part}: {r.ours:.3f}" + ('' if pd.isna(r.ci_low) else f" [{r.ci_low:.3f}, {r.ci_high:.3f}]")
+                   + ('' if pd.isna(r.threshold) else f" (needs {r.threshold})"))
+    nums = [f(r) for r in g.itertuples() if not pd.isna(r.ours)]
+    return '; '.join(nums) or '; '.join(dict.fromkeys(n for n in g.note.fillna('') if n)) or 'no deciding part measured'
+
+def _primary_summary(claims:pd.DataFrame) -> str:
+    "Markdown: one line per claim with its primary verdict and every deciding part."
+    lines = []
+    for c, g in claims.groupby('claim', sort=False):
+        p = g[g.role == 'primary']
+        if len(p): lines.append(f"* **{c}** ({CLAIMS[c]}): **{p.part_verdict.iloc[0]}**. "
+                                f"{_deciding_numbers(g[g.role == 'deciding'])}")
+    return '\n'.join(lines)
+
 def claims_summary(claims:pd.DataFrame) -> str:
-    "Markdown: one line per claim and RPI estimator with its verdict and the parts that decided it."
+    """Markdown: one line per claim with its verdict and the parts that decided it: the primary verdict and its
+    deciding parts where the study has them (the numbers of the digest and the glance figure), else one line per RPI
+    estimator under the exploratory rules."""
+    if 'role' in claims and (claims.role == 'primary').any(): return _primary_summary(claims)
     lines = []
     for c, g in claims.groupby('claim', sort=False):
         for e in [e for e in RPI_ESTIMATORS if f'verdict_{e}' in g]:
@@ -217,7 +236,7 @@ def _exploratory_deciding(g:pd.DataFrame) -> pd.DataFrame:
 # %% ../nbs/lib/27_results.ipynb #dig00003
 def _digest_row(claims:pd.DataFrame, c:str, g:pd.DataFrame, digits:int) -> dict:
     "One claim's row of `claims_digest`."
-    row = {'claim': c, 'the claim': CLAIMS.get(c, '')}
+    row = {'claim': c, 'the claim': CLAIMS.get(c, '').replace('`', '')}  # an HTML cell: no Markdown code marks
     if (g.role == 'primary').any():
         p = g[g.role == 'primary'].iloc[0]
         why = '; '.join(x for x in str(p.note).split('; ')[:2] if not x.endswith(' nan'))  # holding; smallest p_fail

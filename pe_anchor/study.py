@@ -184,7 +184,7 @@ def report_half(self:StudyConfig) -> str:
 
 # %% ../nbs/lib/15_study.ipynb #b7f9e3f0
 def make_study(preset:str='smoke', # one of `PRESETS`: the runs, and the default of every setting not given
-               conditions='all', # 'all', one condition, or a list / comma string of them
+               pe='all', # what is analysed: 'all', one condition, or a list / comma string of them
                seeds=None, # a count n (seeds 0..n-1) or a list of seeds; None = the preset's
                severities=None, # severities of the corruptions (see `corruption_grid`); None = each one's own
                **settings, # any other `StudyConfig` field, e.g. pe_scales=[1.0, 0.5], rpi='image', n_images=500
@@ -195,7 +195,7 @@ def make_study(preset:str='smoke', # one of `PRESETS`: the runs, and the default
     s.update(settings)
     if seeds is not None and as_list(seeds): s['seeds'] = seeds
     s['corruptions'] = study_grid(s['corruptions'], severities)
-    return StudyConfig(preset=preset, conditions=conditions, **s)
+    return StudyConfig(preset=preset, conditions=parse_conditions(pe, 'pe'), **s)
 
 def study_to_dict(study:StudyConfig) -> dict:
     "The study as JSON values (what a manifest stores; `study_from_dict` reads it back)."

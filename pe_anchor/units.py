@@ -18,14 +18,19 @@ from .scaling import (interventions_per_run, interventions_combine, scaling_per_
 from .emergence import emergence_per_run, emergence_combine, plot_emergence
 
 # %% auto #0
-__all__ = ['RESULTS_VERSION', 'ANALYSIS_UNITS', 'PAPER_ANALYSES', 'Analysis', 'register_analysis', 'get_analysis', 'has_rows',
-           'draw_fig1b', 'draw_fig4', 'draw_fig2a', 'draw_fig2b', 'draw_fig5', 'draw_rpi_accuracy', 'draw_fig3',
-           'draw_severity', 'draw_matched', 'draw_alpha_sweep', 'draw_emergence', 'analysed_keys', 'run_keys',
-           'analysis_settings', 'analysis_fingerprint', 'unit_results', 'per_run_tables', 'analysis_figures',
-           'registry_figures', 'figure_caption', 'figure_captions']
+__all__ = ['RESULTS_VERSION', 'RUN_READS', 'ANALYSIS_UNITS', 'PAPER_ANALYSES', 'Analysis', 'register_analysis', 'get_analysis',
+           'has_rows', 'draw_fig1b', 'draw_fig4', 'draw_fig2a', 'draw_fig2b', 'draw_fig5', 'draw_rpi_accuracy',
+           'draw_fig3', 'draw_severity', 'draw_matched', 'draw_alpha_sweep', 'draw_emergence', 'analysed_keys',
+           'run_keys', 'analysis_settings', 'analysis_fingerprint', 'unit_results', 'per_run_tables',
+           'analysis_figures', 'registry_figures', 'figure_caption', 'figure_captions']
 
 # %% ../nbs/lib/19a_units.ipynb #a3bf5fd0
 RESULTS_VERSION = 1  # bump whenever a per-run number changes
+RUN_READS = {  # what an analysis's per-run compute reads of a run, and which sources hold it
+    'final': "the final model and config: a run cache, or a part's committed weights",
+    'epochs': "every epoch's weights: a run cache only (a part keeps the final weights, not the epochs')",
+    'record': "the training record (metrics): a run cache, or a part's manifest",
+}
 
 # %% ../nbs/lib/19a_units.ipynb #5e4755b7
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class Analysis:
     needs:tuple=() # analyses whose per-run results of the same run `per_run` reads (passed as `inputs=`)
     tables:tuple=() # the names of the tables `write` writes (`tables/<name>/<table>.csv`): the report's contents
     figures:tuple=() # (figure name, `fn(tables, reference)` -> plotly figure) pairs, drawn from the combined tables
+    reads:str='final' # what `per_run` reads of a run (`RUN_READS`): a part's committed weights serve 'final' only
 
 ANALYSIS_UNITS = {}  # name -> Analysis, in the order the reproduction runs them
 
@@ -48,6 +54,7 @@ def register_analysis(analysis:Analysis) -> Analysis:
     "Add `analysis` to `ANALYSIS_UNITS` (replacing one of the same name); returns it."
     bad = [s for s in analysis.settings if s not in study_to_dict(_probe())]
     if bad: raise ValueError(f"Analysis {analysis.name!r}: unknown study settings {bad}")
+    check_choice(analysis.reads, RUN_READS, f"what analysis {analysis.name!r} reads")
     early = [n for n in analysis.needs if n not in ANALYSIS_UNITS or n == analysis.name]
     if early: raise ValueError(f"Analysis {analysis.name!r} needs {early}: register those first (it reads their "
                                f"per-run results); registered: {list(ANALYSIS_UNITS)}")
@@ -150,7 +157,7 @@ PAPER_ANALYSES = (
              figures=(('fig1b', draw_fig1b), ('fig4', draw_fig4), ('fig2a', draw_fig2a), ('fig2b', draw_fig2b),
                       ('fig5', draw_fig5), ('rpi_accuracy', draw_rpi_accuracy))),
     Analysis('fragility', ('corruptions', 'fragility_images', 'matched', 'split'), run_keys, fragility_per_run,
-             fragility_combine, _write_fragility, cost=4.0,
+             fragility_combine, _write_fragility, cost=4.0, reads='epochs',
              tables=('fragility', 'fragility_summary', 'table5', 'matched_epochs', 'severity', 'severity_summary',
                      'damage_matched', 'fragility_selection'),
              figures=(('fig3', draw_fig3), ('severity', draw_severity), ('matched', draw_matched))),
@@ -160,7 +167,7 @@ PAPER_ANALYSES = (
              tables=('alpha_sweep', 'alpha_sweep_selection', 'alpha_summary'),
              figures=(('alpha_sweep', draw_alpha_sweep),)),
     Analysis('emergence', ('rpi', 'n_perms', 'n_images', 'split'), lambda s: sorted(s.analysed_keys),
-             emergence_per_run, emergence_combine, write_tables, cost=1.0, needs=('interventions',),
+             emergence_per_run, emergence_combine, write_tables, cost=1.0, needs=('interventions',), reads='epochs',
              tables=('emergence',), figures=(('emergence', draw_emergence),)),
 )
 for _a in PAPER_ANALYSES: register_analysis(_a)

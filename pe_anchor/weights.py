@@ -16,11 +16,12 @@ from .cache import run_dir
 
 WEIGHTS = 'weights'  # the folder of a part's final weights
 STUDY_PARTS = 'reports/cpu-parts'  # in a source checkout: the committed confirmatory study's parts
+PARTS_GLOB = 'reports/*-parts'  # every committed study's parts (confirmatory, families, pilots)
 
 # %% auto #0
-__all__ = ['WEIGHTS', 'STUDY_PARTS', 'state_bytes', 'weights_sha256', 'config_text', 'config_sha256', 'run_identity',
-           'save_weights', 'read_weights', 'parts_root', 'committed_runs', 'committed_entry', 'committed_config',
-           'committed_model']
+__all__ = ['WEIGHTS', 'STUDY_PARTS', 'PARTS_GLOB', 'state_bytes', 'weights_sha256', 'config_text', 'config_sha256',
+           'run_identity', 'save_weights', 'read_weights', 'parts_roots', 'committed_runs', 'committed_entry',
+           'part_entry', 'entry_config', 'StoredRun', 'registered', 'committed_config', 'committed_model']
 
 # %% ../nbs/lib/11a_weights.ipynb #8f7a0ab0
 def state_bytes(state:dict, # a model's `state_dict()`
@@ -73,19 +74,21 @@ def read_weights(path, # a `.safetensors` file written by `save_weights`
     return st_load(data)
 
 # %% ../nbs/lib/11a_weights.ipynb #fec7f5b7
-def parts_root(parts=None) -> Path:
-    "The folder of committed parts: `parts`, else the checkout's `reports/cpu-parts` (a clear error if absent)."
-    root = Path(parts) if parts is not None else checkout_root() / STUDY_PARTS
-    if not root.is_dir():
-        raise FileNotFoundError(f"No committed parts in {root}: committed models live in a source checkout of "
+def parts_roots(parts=None) -> list:
+    "The folders of committed parts: `parts`, else every `reports/*-parts` of the checkout, the confirmatory one first."
+    if parts is not None: roots = [Path(parts)]
+    else: roots = sorted(checkout_root().glob(PARTS_GLOB), key=lambda p: (p.name != Path(STUDY_PARTS).name, p.name))
+    if not roots or not all(r.is_dir() for r in roots):
+        where = parts if parts is not None else checkout_root() / PARTS_GLOB
+        raise FileNotFoundError(f"No committed parts in {where}: committed models live in a source checkout of "
                                 "pe_anchor (git clone), or pass parts=<folder of part folders>")
-    return root
+    return roots
 
-def committed_runs(parts=None, # a folder of part folders (default: the checkout's `reports/cpu-parts`)
+def committed_runs(parts=None, # a folder of part folders (default: every `reports/*-parts` of the checkout)
                   ) -> list:
     "One dict per committed run with weights: condition, seed, run, part folder and its manifest entry."
     rows = []
-    for m in sorted(parts_root(parts).glob('*/manifest.json')):
+    for m in [m for root in parts_roots(parts) for m in sorted(root.glob('*/manifest.json'))]:
         for r in load_json(m, 'Part manifest', kind=dict).get('part', {}).get('runs', []):
             if isinstance(r, dict) and isinstance(r.get('weights'), dict):
                 rows.append(dict(condition=r['condition'], seed=r['seed'], run=r['run'], part=m.parent,
@@ -100,27 +103,86 @@ def committed_entry(condition:str, seed:int, parts=None) -> dict:
         have = sorted({(r['condition'], int(r['seed'])) for r in rows})
         raise ValueError(f"No committed weights for condition {condition!r}, seed {seed!r}; committed: "
                          f"{', '.join(f'{c} {s}' for c, s in have) or 'none'}")
+    runs = {r['run']: r['part'] for r in hit}
+    if len(runs) > 1:
+        raise ValueError(f"{condition} {seed} is committed as {len(runs)} different runs: "
+                         f"{', '.join(f'{n} ({p.parent.name})' for n, p in runs.items())}; pick one with parts=")
     return hit[0]
 
-# %% ../nbs/lib/11a_weights.ipynb #2a37dd9d
-def committed_config(condition:str, seed:int, parts=None) -> ExperimentConfig:
-    "The verified config of the committed run (condition, seed)."
-    r = committed_entry(check_choice(condition, CONDITIONS, 'condition'), seed, parts)
-    text = _regular_bytes(r['part'] / r['weights']['config_file'], 'Config file')
-    if sha256_of(text) != r['weights']['config_sha256']:
-        raise ValueError(f"{r['part'] / r['weights']['config_file']}: its SHA-256 differs from the part's manifest")
+# %% ../nbs/lib/11a_weights.ipynb #cb83bb9d
+def part_entry(part, # a part folder
+               run:str, # the name of one of its runs
+              ) -> dict:
+    "The manifest entry (with its weights) of `run` in `part`: exactly one, else a clear error."
+    runs = load_json(Path(part) / 'manifest.json', 'Part manifest', kind=dict).get('part', {}).get('runs', [])
+    hit = [r for r in runs if isinstance(r, dict) and r.get('run') == run]
+    if len(hit) != 1 or not isinstance(hit[0].get('weights'), dict):
+        raise ValueError(f"{part}: lists run {run!r} {len(hit)} times" + ('' if len(hit) != 1 else ' without weights'))
+    return hit[0]
+
+def entry_config(part, # a part folder
+                 entry:dict, # its manifest entry of one run (`part_entry`)
+                ) -> ExperimentConfig:
+    "The run's config, from the part's config file, checked against the manifest's digest and the run's name."
+    path = Path(part) / entry['weights']['config_file']
+    text = _regular_bytes(path, 'Config file')
+    if sha256_of(text) != entry['weights']['config_sha256']:
+        raise ValueError(f"{path}: its SHA-256 differs from the part's manifest")
     cfg = config_from_dict(json.loads(text)['config'])
-    if run_dir(cfg, '.').name != r['run']:
-        raise ValueError(f"{r['part'] / r['weights']['config_file']} does not describe run {r['run']}")
+    if run_dir(cfg, '.').name != entry['run']: raise ValueError(f"{path} does not describe run {entry['run']}")
+    if (cfg.condition, cfg.train.seed) != (entry.get('condition'), entry.get('seed')):
+        raise ValueError(f"{path}: run {entry['run']} is listed as {entry.get('condition')} {entry.get('seed')}")
     return cfg
 
-def committed_model(condition:str, # a condition of the committed study, e.g. 'ape'
+# %% ../nbs/lib/11a_weights.ipynb #7eab8e1f
+class StoredRun:
+    "A run served from a part's committed weights: its verified config and final model (no epochs, no run cache)."
+    def __init__(self, part, # a part folder holding the run's weights
+                 run:str, # the run's name (its run-cache folder's name)
+                ):
+        entry = part_entry(part, run)
+        self.part, self.trained, self._model, self._state = Path(part), False, None, None
+        self.dir = self.part / WEIGHTS / run  # its name is the run's name, as a cache folder's is
+        self.config, self.weights = entry_config(part, entry), entry['weights']
+        self.summary = dict(test_acc=entry.get('test_acc'), finished=entry.get('finished'))
+    def __repr__(self): return f"StoredRun({self.dir.name}, part={self.part.name})"
+    @property
+    def final(self) -> dict:
+        "The verified final weights, under the key a run cache's final checkpoint uses (`model`)."
+        if self._state is None: self._state = read_weights(self.part / self.weights['file'],
+                                                           self.weights['weights_sha256'])
+        return dict(model=self._state)
+    @property
+    def model(self) -> ViT:
+        "The final model (CPU, eval mode), loaded once, every key matched."
+        if self._model is None:
+            self._model = build_model(self.config.model, seed=self.config.train.seed)
+            self._model.load_state_dict(self.final['model'], strict=True)
+            self._model.eval()
+        return self._model
+    @property
+    def test_acc(self) -> float: return self.summary['test_acc']
+    def epochs_available(self) -> list: return []
+    def load_epoch(self, epoch:int):
+        raise ValueError(f"{self.dir.name}: part {self.part} keeps its final weights only, not epoch {epoch}'s "
+                         "(a run cache keeps every epoch's: retrain the run)")
+
+# %% ../nbs/lib/11a_weights.ipynb #2a37dd9d
+def registered(condition:str) -> str:
+    "`condition` if registered, after registering the package's own extensions (`lib/06b_families`) on first use."
+    if condition not in CONDITIONS and isinstance(condition, str):
+        import pe_anchor.families  # registers them (they stay out of 'all')
+    return check_choice(condition, CONDITIONS, 'condition')
+
+def committed_config(condition:str, seed:int, parts=None) -> ExperimentConfig:
+    "The verified config of the committed run (condition, seed)."
+    r = committed_entry(registered(condition), seed, parts)
+    return entry_config(r['part'], part_entry(r['part'], r['run']))
+
+def committed_model(condition:str, # a condition of a committed study, e.g. 'ape' or 'cpe'
                     seed:int, # one of its seeds, e.g. 100
-                    parts=None, # a folder of part folders (default: the checkout's `reports/cpu-parts`)
+                    parts=None, # a folder of part folders (default: every `reports/*-parts` of the checkout)
                    ) -> ViT:
-    "The committed study's final model of (condition, seed), verified, on the CPU, in eval mode."
-    cfg, r = committed_config(condition, seed, parts), committed_entry(condition, seed, parts)
-    state = read_weights(r['part'] / r['weights']['file'], r['weights']['weights_sha256'])
-    m = build_model(cfg.model, seed=cfg.train.seed)
-    m.load_state_dict(state, strict=True)
-    return m.eval()
+    "A committed study's final model of (condition, seed), verified, on the CPU, in eval mode (`StoredRun`)."
+    r = committed_entry(registered(condition), seed, parts)
+    return StoredRun(r['part'], r['run']).model
