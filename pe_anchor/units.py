@@ -16,13 +16,15 @@ from .interventions import plot_figure, plot_rpi_accuracy
 from .scaling import (interventions_per_run, interventions_combine, scaling_per_run, scaling_combine,
                                scaling_keys, write_tables, sweep_summary, plot_alpha_sweep)
 from .emergence import emergence_per_run, emergence_combine, plot_emergence
+from .attention import attention_per_run, attention_combine, plot_attention_distance
 
 # %% auto #0
-__all__ = ['RESULTS_VERSION', 'RUN_READS', 'ANALYSIS_UNITS', 'PAPER_ANALYSES', 'Analysis', 'register_analysis', 'get_analysis',
-           'has_rows', 'draw_fig1b', 'draw_fig4', 'draw_fig2a', 'draw_fig2b', 'draw_fig5', 'draw_rpi_accuracy',
-           'draw_fig3', 'draw_severity', 'draw_matched', 'draw_alpha_sweep', 'draw_emergence', 'analysed_keys',
-           'run_keys', 'analysis_settings', 'analysis_fingerprint', 'unit_results', 'per_run_tables',
-           'analysis_figures', 'registry_figures', 'figure_caption', 'figure_captions']
+__all__ = ['RESULTS_VERSION', 'RUN_READS', 'ANALYSIS_UNITS', 'PAPER_ANALYSES', 'EXTENSION_ANALYSES', 'Analysis',
+           'register_analysis', 'get_analysis', 'has_rows', 'draw_fig1b', 'draw_fig4', 'draw_fig2a', 'draw_fig2b',
+           'draw_fig5', 'draw_rpi_accuracy', 'draw_fig3', 'draw_severity', 'draw_matched', 'draw_alpha_sweep',
+           'draw_emergence', 'analysed_keys', 'run_keys', 'draw_attention', 'analysis_settings', 'analysis_fingerprint',
+           'unit_results', 'per_run_tables', 'analysis_figures', 'registry_figures', 'figure_caption',
+           'figure_captions']
 
 # %% ../nbs/lib/19a_units.ipynb #a3bf5fd0
 RESULTS_VERSION = 1  # bump whenever a per-run number changes
@@ -171,6 +173,18 @@ PAPER_ANALYSES = (
              tables=('emergence',), figures=(('emergence', draw_emergence),)),
 )
 for _a in PAPER_ANALYSES: register_analysis(_a)
+
+# %% ../nbs/lib/19a_units.ipynb #79508f51
+def draw_attention(tables:dict, reference=None):
+    "Mean attention distance per layer and head, unpermuted and under RPI (paper: none: our extension)"
+    return plot_attention_distance(tables['attention_summary']) if has_rows(tables, 'attention_summary') else None
+
+EXTENSION_ANALYSES = (  # ours, beyond the paper: exploratory, no verdict; after the paper's in the registry
+    Analysis('attention', ('rpi', 'n_perms', 'n_images', 'split'), analysed_keys, attention_per_run,
+             attention_combine, write_tables, cost=2.0, tables=('attention_distance', 'attention_summary'),
+             figures=(('attention', draw_attention),)),
+)
+for _a in EXTENSION_ANALYSES: register_analysis(_a)
 
 # %% ../nbs/lib/19a_units.ipynb #2c92cb9a
 def analysis_settings(analysis:Analysis|str, study:StudyConfig) -> dict:
