@@ -6,7 +6,7 @@
 from __future__ import annotations
 import time
 from pathlib import Path
-from .files import save_json, claim_out_dir, out_dir_lock
+from .files import save_json, out_dir_lock
 from .machine import provenance
 from .config import package_version
 from .study import study_to_dict
@@ -73,7 +73,7 @@ def amend_part(part, # a part's folder (`compute_part`)
         if why := amend_refusal(part, block, a, [k for k in a.keys(study) if k in keys], names): raise ValueError(why)
     if not todo: return dict(part=p, analyses=[], results=0, seconds=0.0)
     t0 = time.time()
-    with out_dir_lock(claim_out_dir(p)):
+    with out_dir_lock(p):  # a verified part is pe_anchor's by its digests, wherever it was cloned (no marker needed)
         run_graph(amend_tasks(p, study, todo, keys, names, device), executor, f'amend {p.name}', progress)
         m = read_part(p)[1]
         new = {f'{a.name}/{names[k]}': read_record(p, a.name, names[k])

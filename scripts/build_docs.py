@@ -3,10 +3,12 @@
     python scripts/build_docs.py [--out _site] [--execute] [--jobs N] [--stage DIR]
 
 Pages, in reading order: nbs/00_index.ipynb (the home page; README.md's source), the top-level section notebooks
-nbs/*.ipynb in file-name order, the library notebooks nbs/lib/*.ipynb (then any other nbs/ subfolder), and "Committed
-results": for each reports/NAME/ with executed notebooks or a report, an overview page (its README, report.html as a
-standalone file, every figure, the tables) and the executed notebooks. Everything is found by glob (git-ignored files
-and names starting with `_` or `.` are skipped), so a new notebook appears without a config edit.
+nbs/*.ipynb in file-name order, "Guides": the pages docs/*.md (their README and deviations.md aside) in the order
+of README.md's last links to them (its list of them), the library notebooks nbs/lib/*.ipynb (then any other nbs/
+subfolder), and "Committed results": for each reports/NAME/ with executed notebooks or a report, an overview page (its
+README, report.html as a standalone file, every figure, the tables) and the executed notebooks. Everything is found
+by glob (git-ignored files and names starting with `_` or `.` are skipped), so a new notebook appears without a config
+edit.
 
 Links: a relative link in a notebook or page is resolved from that file's folder (in nbs/00_index.ipynb from the
 repository root, as in README.md) and rewritten to its URL in the site: a notebook or .md file -> its page, a folder ->
@@ -403,6 +405,18 @@ def toctree(caption:str, entries:list, hidden=True) -> str:
     clean = lambda t: re.sub(r'[<>]', '', t)
     return '```{toctree}\n' + opts + '\n' + '\n'.join(f'{clean(t)} </{d}>' for t, d in entries) + '\n```'
 
+def guide_pages() -> list:
+    "docs/*.md but its README and deviations.md (under Committed results), in the order of README.md's last links."
+    readme = (ROOT / 'README.md').read_text(encoding='utf-8') if (ROOT / 'README.md').exists() else ''
+    pages = [p.relative_to(ROOT).as_posix() for p in notebooks(DOCS, '*.md')
+             if p.name not in ('README.md', 'deviations.md')]
+    return sorted(pages, key=lambda r: readme.rfind(f']({r}') % (len(readme) + 1))  # not linked: last, by name
+
+def md_title(rel:str) -> str:
+    "The first '# ' heading of the markdown file `rel` (its name if it has none)."
+    m = re.search(r'^# (.+)$', (ROOT / rel).read_text(encoding='utf-8'), re.M)
+    return plain(m.group(1)) if m else posixpath.basename(rel)
+
 def nb_title(path:Path) -> str:
     try: return plain(title_of(json.loads(path.read_text(encoding='utf-8'))['cells']) or path.stem)
     except Exception: return path.stem
@@ -578,6 +592,8 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1, committed:bo
         if execute_nbs and p.name == REPORT_NB: title = site.titles[rel(p)] = SMOKE_REPORT_TITLE
         return f'{p.stem}: {title}', site.page(rel(p))
     tocs = [toctree(caption, [entry(p) for p in nbs_in]) for caption, nbs_in in groups if nbs_in]
+    guides = guide_pages()  # the pages README.md links for what it leaves out, after the sections
+    if guides: tocs.insert(1, toctree('Guides', [(md_title(r), site.page(r)) for r in guides])); toc_rels += guides
     results = []
     for d in sorted(p for p in (ROOT / 'reports').glob('*') if p.is_dir()) if (ROOT / 'reports').is_dir() else []:
         if skipped(d) or not (notebooks(d / 'notebooks') or (d / 'report.html').exists()): continue

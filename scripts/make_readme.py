@@ -1,8 +1,8 @@
 """Write README.md and docs/deviations.md from nbs/00_index.ipynb and the committed study (Quarto, and so
-nbdev_readme, is not available here).
+nbdev_readme, is not available here), and fill in the generated blocks of the other docs/*.md pages.
 
-    python scripts/make_readme.py            # write README.md and docs/deviations.md
-    python scripts/make_readme.py --check    # exit 1 if either is out of step with the notebook, the presets or reports/cpu
+    python scripts/make_readme.py            # write README.md, docs/deviations.md and the docs pages' blocks
+    python scripts/make_readme.py --check    # exit 1 if any is out of step with the notebook, the presets or reports/
 
 Markdown cells are copied, code cells become python blocks. Links are written relative to `nbs/` in the notebook (so
 they work in JupyterLab opened on it) and rewritten relative to the repository root here: `../x` -> `x`, any other
@@ -17,19 +17,27 @@ by scripts/build_docs.py for the docs site's home page) replace what lies betwee
 - `<!-- costs:begin -->` ... `<!-- costs:end -->`: each preset's summary and cost (`pe_anchor.core.PRESETS`);
 - `<!-- families:begin -->` ... `<!-- families:end -->`: the families study (our extension): in progress, with how many
   of its pre-registered parts are committed (`reports/cpu-families-parts/`), until its merge `reports/cpu-families`
-  holds the hypotheses' table; then each hypothesis's prediction beside its primary verdict.
+  holds the hypotheses' table; then each hypothesis's prediction beside its primary verdict, and one line on what
+  holds only at H2's primary setting (`primary_only`: its verdict at the paper's JPEG quality, along the blur ladder,
+  and the blur comparisons that fail), all from the table's rows;
+- `<!-- provenance:begin -->` ... `<!-- provenance:end -->`: how many of the confirmatory runs were trained from a
+  dirty working tree, from the committed parts' run records.
+
+The pages of docs/ other than deviations.md (what the README links to rather than shows: `paper.md`, `costs.md`,
+`reproduce.md`, ...) are written by hand; their generated blocks are filled in the same way, links relative to docs/.
 
 docs/deviations.md is every row of `pe_anchor.deviations.deviations('cpu')` (where the paper's value comes from, ours,
 why), with the measured JPEG Fragility Score of `none` in the committed study beside the paper's, computed from the
 files."""
-import csv, json, re, statistics, sys
+import csv, json, posixpath, re, statistics, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NB = ROOT / 'nbs' / '00_index.ipynb'
 REPORT = ROOT / 'reports' / 'cpu'
 CLAIMS = REPORT / 'claims.csv'
-DEVIATIONS_MD = ROOT / 'docs' / 'deviations.md'
+DOCS = ROOT / 'docs'  # the docs pages: written by hand, their generated blocks filled in here
+DEVIATIONS_MD = DOCS / 'deviations.md'
 PAPER_REFERENCE = ROOT / 'data' / 'paper_reference.csv'
 HEADER = '<!-- generated from nbs/00_index.ipynb by scripts/make_readme.py: edit the notebook, not this file -->\n\n'
 BLOCK = '(<!-- {0}:begin -->\n).*?(<!-- {0}:end -->)'
@@ -44,25 +52,32 @@ def from_root(target:str) -> str:
     if target.startswith(('#', '/')) or SCHEME.match(target): return target
     return target[3:] if target.startswith('../') else 'nbs/' + target
 
-def _links(prose:str) -> str:
-    "Rewrite the link targets of `prose`, leaving code spans alone."
+def in_folder(target:str, folder:str) -> str:
+    "A link target relative to the repository root, relative to `folder` (a folder of the repository) instead."
+    if target.startswith(('#', '/')) or SCHEME.match(target) or folder in ('', '.'): return target
+    path, hash_, frag = target.partition('#')
+    rel = posixpath.relpath(path, folder) + ('/' if path.endswith('/') else '')
+    return rel + hash_ + frag
+
+def _links(prose:str, fn) -> str:
+    "Rewrite the link targets of `prose` by `fn`, leaving code spans alone."
     parts, last = [], 0
     for m in CODE_SPAN.finditer(prose):
-        parts += [LINK.sub(lambda l: l.group(1) + from_root(l.group(2)), prose[last:m.start()]), m.group(0)]
+        parts += [LINK.sub(lambda l: l.group(1) + fn(l.group(2)), prose[last:m.start()]), m.group(0)]
         last = m.end()
-    return ''.join(parts + [LINK.sub(lambda l: l.group(1) + from_root(l.group(2)), prose[last:])])
+    return ''.join(parts + [LINK.sub(lambda l: l.group(1) + fn(l.group(2)), prose[last:])])
 
-def rewrite_links(text:str) -> str:
-    "Every markdown link target of `text` relative to the repository root; fenced code unchanged."
+def rewrite_links(text:str, fn=from_root) -> str:
+    "Every markdown link target of `text` rewritten by `fn` (default: `from_root`); fenced code unchanged."
     out, chunk, fence = [], [], None
     for line in text.splitlines(keepends=True):
         m = FENCE.match(line)
         if fence:
             out.append(line)
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence): fence = None
-        elif m: out += [_links(''.join(chunk)), line]; chunk, fence = [], m.group(1)
+        elif m: out += [_links(''.join(chunk), fn), line]; chunk, fence = [], m.group(1)
         else: chunk.append(line)
-    return ''.join(out + [_links(''.join(chunk))])
+    return ''.join(out + [_links(''.join(chunk), fn)])
 
 def core(module:str='core'):
     "A module of pe_anchor (`pe_anchor.core` by default) from this checkout."
@@ -247,7 +262,55 @@ def families_text() -> str:
     same = sum(r['prediction'] == r['part_verdict'] for r in prim)
     return (f"**Decided** on the merge of all {len(pr['seeds'])} seeds (`reports/cpu-families`; its "
             f"[page](reports/cpu-families/README.md) has the deciding parts, the departures and the figures); "
-            f"{same} of {len(prim)} verdicts as predicted:\n\n" + '\n'.join(lines) + '\n' + families_glance())
+            f"{same} of {len(prim)} verdicts as predicted:\n\n" + '\n'.join(lines) + '\n\n'
+            + primary_only(list(csv.DictReader(table.open(encoding='utf-8')))) + families_glance())
+
+def counted(row:dict, verdict:str) -> int:
+    "How many settings of a 'severity counts' row have `verdict` (its note: 'holds 0; does not hold 7 (...); ...')."
+    return next((int(m.group(1)) for x in row['note'].split(';')
+                 if (m := re.fullmatch(rf'{verdict} (\d+)(?: \(.*\))?', x.strip()))), 0)
+
+def encoding(r:dict) -> str: return f"`{r['hypothesis'].split('-', 1)[1]}`"  # 'H2-rpb' -> '`rpb`'
+
+def at_paper_jpeg(mine:list) -> str:
+    "'inconclusive for `cpe`, `rpb`': the hypotheses whose verdict at the paper's JPEG quality is not the primary one."
+    prim, out = {r['hypothesis']: r['part_verdict'] for r in mine if r['role'] == 'primary'}, {}
+    for r in mine:
+        if r['part'] == 'verdict at jpeg paper' and r['part_verdict'] != prim[r['hypothesis']]:
+            out.setdefault(r['part_verdict'], []).append(encoding(r))
+    return '; '.join(f"{v} for {', '.join(e)}" for v, e in out.items()) or 'as at the primary setting'
+
+def blur_ladder(mine:list) -> str:
+    "How often the hypotheses hold and fail along the blur-ks ladder (its 'severity counts' rows), most failures first."
+    rows = [r for r in mine if r['role'] == 'severity counts' and r['corruption'] == 'blur-ks']
+    n, held = int(rows[0]['part_verdict'].split(' of ')[-1]), max(counted(r, 'holds') for r in rows)
+    fails = sorted(((counted(r, 'does not hold'), encoding(r)) for r in rows), reverse=True)
+    return (f"holds at {held or 'none'} of the {n} blur-ks settings and does not hold at {fails[0][0]} for "
+            f"{fails[0][1]} ({', '.join(f'{e} {k}' for k, e in fails[1:])})")
+
+def blur_failures(mine:list) -> str:
+    "Which tabled blur comparisons fail, against which control (said less fragile where every interval is below 0)."
+    rows = [r for r in mine if r['role'] == 'secondary' and r['corruption'] in ('blur', 'blur-ks')]
+    where = lambda r: r['part'].split(' (')[-1].rstrip(')').replace('blur paper', "the paper's blur")
+    by = {}
+    for r in rows:
+        if r['part_verdict'] == 'does not hold':
+            by.setdefault(r['part'].split(' vs ')[0], {}).setdefault(encoding(r), []).append(r)
+    below = all(float(r['ci_high']) < 0 for e in by.values() for rs in e.values() for r in rs)
+    says = lambda c, es: (f"against `{c}`, " + ('less fragile than ' if below else 'for ') + ', and than '.join(
+        f"{e} at {' and '.join(map(where, rs))}" for e, rs in sorted(es.items(), key=lambda x: -len(x[1]))))
+    return (f"of the blur comparisons in the table ({', '.join(dict.fromkeys(map(where, rows)))}), the failing ones "
+            f"are {'all ' if len(by) == 1 else ''}" + '; '.join(says(c, es) for c, es in by.items())
+            + (' (the interval of the FS difference wholly below 0)' if below else ''))
+
+def primary_only(rows:list, h='H2') -> str:
+    """What of hypothesis `h` holds only at its primary setting, from the hypotheses' table: its verdict at the
+    paper's JPEG quality, along the blur ladder, and the blur comparisons that fail."""
+    mine = [r for r in rows if r['hypothesis'].startswith(h + '-')]
+    jq = next(f"{r['corruption']} {r['severity']}" for r in mine if r['role'] == 'deciding')
+    return (f"**Only at the primary setting** ({jq}, damage-matched; from `tables/claims/hypotheses.csv`): at the "
+            f"paper's own JPEG quality {h} is {at_paper_jpeg(mine)}; under blur it {blur_ladder(mine)}: "
+            f"{blur_failures(mine)}.\n")
 
 def families_glance() -> str:
     "The families' glance figure under their verdict table, if the merged study drew it."
@@ -257,10 +320,11 @@ def families_glance() -> str:
 
 GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text, families=families_text)
 
-def generated_blocks(text:str) -> str:
-    "`text` with every generated block (`GENERATED`) filled in between its markers."
+def generated_blocks(text:str, folder:str='') -> str:
+    "`text` with every generated block (`GENERATED`) filled in between its markers, links relative to `folder`."
     for name, fn in GENERATED.items():
-        text = re.sub(BLOCK.format(name), lambda m: m.group(1) + fn() + m.group(2), text, flags=re.S)
+        fill = lambda m: m.group(1) + rewrite_links(fn(), lambda t: in_folder(t, folder)) + m.group(2)
+        text = re.sub(BLOCK.format(name), fill, text, flags=re.S)
     return text
 
 # ---------------------------------------------------------------- the deviations page
@@ -327,9 +391,14 @@ def readme_text() -> str:
              for c in cells]
     return HEADER + generated_blocks(rewrite_links('\n\n'.join(parts))) + '\n'
 
+def page_text(page:Path) -> str:
+    "A hand-written page of docs/ with its generated blocks filled in (links relative to its folder)."
+    return generated_blocks(page.read_text(encoding='utf-8'), page.parent.relative_to(ROOT).as_posix())
+
 def outputs() -> dict:
-    "Each generated file and its text."
-    return {ROOT / 'README.md': readme_text(), DEVIATIONS_MD: deviations_page()}
+    "Each generated file and its text: the README, the deviations page, and every other docs/ page's blocks."
+    pages = [p for p in sorted(DOCS.glob('*.md')) if p != DEVIATIONS_MD]
+    return {ROOT / 'README.md': readme_text(), DEVIATIONS_MD: deviations_page(), **{p: page_text(p) for p in pages}}
 
 if __name__ == '__main__':
     files = outputs()
