@@ -421,14 +421,39 @@ def nb_title(path:Path) -> str:
     try: return plain(title_of(json.loads(path.read_text(encoding='utf-8'))['cells']) or path.stem)
     except Exception: return path.stem
 
+def is_families(d:Path) -> bool:
+    "Does the committed study in `d` decide the families' hypotheses (H1-H3) rather than the paper's claims alone?"
+    return (d / 'tables' / 'claims' / 'hypotheses.csv').exists()
+
+def study_label(d:Path) -> str:
+    "A committed study's sidebar entry: its folder and what it is."
+    if is_families(d): return f'{d.name}: the families extension (H1-H3)'
+    if d.name.startswith('cpu') and (d / 'manifest.json').exists(): return f'{d.name}: the {make_readme.study_kind(d)} study'
+    return f'{d.name} reproduction'
+
+def readme_section(d:Path, heading:str) -> str:
+    "The section `heading` (a '## ' line) of the study page `d/README.md`, up to the next '## ' heading ('' if absent)."
+    text = (d / 'README.md').read_text(encoding='utf-8') if (d / 'README.md').exists() else ''
+    m = re.search(rf'(?ms)^{re.escape(heading)}\n(.*?)(?=^## |\Z)', text)
+    return m.group(1).strip() if m else ''
+
+def families_head(d:Path) -> list:
+    "The families page's opening: its title, what it is, and its H1-H3 verdict table (from the study page)."
+    table = readme_section(d, '## Predictions and verdicts')
+    return [f"# The families extension: three encodings beyond the paper's (`{d.name}`)\n",
+            "**Our extension, not the paper's**: `cpe`, `rpb` and `rope-mixed` through the confirmatory protocol, paired "
+            "by seed with the committed runs, deciding the hypotheses H1-H3 of its [pre-registration]"
+            "(../../data/preregistration-families.md). The paper's own claims C1-C7 are in the confirmatory study.\n",
+            '## The hypotheses H1-H3: predictions and verdicts\n', table + '\n' if table else '']
+
 def results_page(name:str) -> str:
     "Markdown of the overview of reports/NAME (links relative to reports/NAME/): the report, the study, every figure."
     d = ROOT / 'reports' / name
     st = make_readme.study_of(d) if (d / 'manifest.json').exists() else None
     kind = make_readme.study_kind(d) if st is not None and d.name.startswith('cpu') else None
     title = f'The {kind} study' if kind else f'Committed results: `{name}`'
-    lines = [f'# {title}\n']
-    if kind:
+    lines = families_head(d) if is_families(d) else [f'# {title}\n']
+    if kind and not is_families(d):
         lines.append(make_readme.study_banner(d).replace('](data/', '](../../data/') + '\n')
     lines.append(f'What the reproduction committed in `reports/{name}/`, as it is in the repository:\n')
     if (d / 'report.html').exists():
@@ -445,6 +470,7 @@ def results_page(name:str) -> str:
     if figs:
         listed = figure_list()
         order = [k for k in listed if k in figs] + sorted(k for k in figs if k not in listed)
+        if is_families(d): order = [k for k in order if k.startswith('families')] + [k for k in order if not k.startswith('families')]
         lines.append('\n## Figures\n')
         lines.append(f'Every figure of the report as committed in `reports/{name}/figures/` (PNG; SVG beside it), in the '
                      f'order of the analyses that draw them, each with the paper\'s figure or table it redraws.\n')
@@ -600,9 +626,7 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1, committed:bo
         name = d.name
         virtual = f'reports/{name}/' + ('overview.md' if (d / 'index.md').exists() else 'index.md')
         site.generated[virtual] = lambda n=name: results_page(n)
-        label = (f'cpu: the {make_readme.study_kind(d)} study' if name.startswith('cpu') and (d / 'manifest.json').exists()
-                 else f'{name} reproduction')
-        results.append((label, site.page(virtual))); toc_rels.append(virtual); expect[site.page(virtual)] = 'committed results'
+        results.append((study_label(d), site.page(virtual))); toc_rels.append(virtual); expect[site.page(virtual)] = 'committed results'
         if d == COMMITTED and exists('docs/deviations.md'):
             results.append(('Deviations from the paper', site.page('docs/deviations.md'))); toc_rels.append('docs/deviations.md')
         sub = []
