@@ -9,12 +9,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['TEMP_NAME', 'MAX_JSON', 'PROJECT', 'OUT_MARKER', 'OUT_LOCK', 'OUT_FORMAT', 'OUT_NAMES', 'fsync_dir', 'atomic_write',
-           'remove_stale_temps', 'read_regular', 'save_json', 'load_json', 'save_table', 'check_inside', 'repo_root',
-           'home_folders', 'protected_folders', 'check_folder_choice', 'folder_identity', 'marker_body', 'manifest_id',
-           'read_marker', 'out_dir_state', 'sha256_of', 'file_sha256', 'file_problem', 'recorded_files',
-           'adoption_risks', 'adoption_fingerprint', 'move_into', 'AdoptionRefused', 'check_out_dir', 'claim_out_dir',
-           'OutDirBusy', 'holder_stamp', 'open_lock', 'read_holder', 'out_dir_lock']
+__all__ = ['TEMP_NAME', 'MAX_JSON', 'PROJECT', 'OUT_MARKER', 'OUT_LOCK', 'OUT_FORMAT', 'SYSTEM_FOLDERS', 'OUT_NAMES', 'fsync_dir',
+           'atomic_write', 'remove_stale_temps', 'read_regular', 'save_json', 'load_json', 'save_table', 'check_inside',
+           'repo_root', 'home_folders', 'protected_folders', 'creation_problem', 'check_folder_choice',
+           'folder_identity', 'marker_body', 'manifest_id', 'read_marker', 'out_dir_state', 'sha256_of', 'file_sha256',
+           'file_problem', 'recorded_files', 'adoption_risks', 'adoption_fingerprint', 'move_into', 'AdoptionRefused',
+           'check_out_dir', 'claim_out_dir', 'OutDirBusy', 'holder_stamp', 'open_lock', 'read_holder', 'out_dir_lock']
 
 # %% ../nbs/lib/01_files.ipynb #95994a9c
 def fsync_dir(folder):
@@ -143,6 +143,17 @@ def protected_folders() -> dict:
         for p in top.parents: found.setdefault(p, f'a folder above {what} {top}')
     return found
 
+SYSTEM_FOLDERS = ('/proc', '/sys', '/dev')  # the kernel's own file systems: no output folder goes there
+
+def creation_problem(real:Path) -> str:
+    "Why the folder `real` (resolved) could not be created, judged without writing ('' if it could)."
+    if any(str(real) == f or str(real).startswith(f + '/') for f in SYSTEM_FOLDERS):
+        return f"it lies in {next(f for f in SYSTEM_FOLDERS if str(real).startswith(f))}, a system folder"
+    up = next(p for p in (real, *real.parents) if p.exists())
+    if not up.is_dir(): return f"{up} is a file, not a folder"
+    if up != real and not os.access(up, os.W_OK | os.X_OK): return f"{up} is not writable"
+    return ''
+
 def check_folder_choice(path, # a folder the user named
                         what:str='Output folder', # what it is, for the message
                         flag:str='--out-dir', # how the user chooses another one
@@ -156,6 +167,7 @@ def check_folder_choice(path, # a folder the user named
     why = protected_folders().get(real)
     if why: raise ValueError(f"{what} {path} is {why}; refusing to write there: choose a folder of its own ({flag})")
     if real.exists() and not real.is_dir(): raise ValueError(f"{what} {path} exists and is not a folder")
+    if why := creation_problem(real): raise ValueError(f"{what} {path} cannot be made: {why} (choose another, {flag})")
     return real
 
 # %% ../nbs/lib/01_files.ipynb #ce6e9efb

@@ -103,6 +103,8 @@ def reproduce(study:StudyConfig|str='cpu', # what to reproduce: a `make_study(..
                     seconds=part['seconds'] - sum(r['seconds'] for r in part['trained'])))
     prints = unit_fingerprints(merged_study([study]))  # the study as the merge records it
     if part['computed'] or not all(unit_done(out, u, prints[u]) for u in unit_names(report)):
+        if progress: print(f"combining the per-run results into the tables, testing the claims"
+                           f"{' and rendering the report' if report else ''} ...", flush=True)
         merged = merge_parts([out], out, report, False, adopt_out_dir, plugins)
         log += merged['steps']
     else:  # the part wrote its own study as the plan: the merged one again (what the units were recorded under)
