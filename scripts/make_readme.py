@@ -173,16 +173,24 @@ def confirmatory_table(rows:list, path:Path) -> str:
         old = {r['claim']: r.get('verdict_batch', '') for r in csv.DictReader(EXPLORATORY.open(encoding='utf-8'))}
     text = {r['claim']: r['claim_text'] for r in rows}
     other = other_readings(rows)
-    lines = ['| claim | what is tested | **primary verdict** (pre-registered rules) | where another reading or estimator '
-             'gives another verdict | exploratory verdict (seeds 0-3, batch RPI) | across the severity ladders '
-             '(settings per verdict) |', '|---|---|---|---|---|---|']
-    lines += [f"| {c} | {text[c]} | **{p['part_verdict']}** | {'<br>'.join(other.get(c, [])) or 'none'} | "
+    scale = scale_of(path.parent)
+    lines = ['| claim | what is tested | **primary verdict** (pre-registered rules) | decided at | where another reading '
+             'or estimator gives another verdict | exploratory verdict (seeds 0-3, batch RPI) | across the severity '
+             'ladders (settings per verdict) |', '|---|---|---|---|---|---|---|']
+    lines += [f"| {c} | {text[c]} | **{p['part_verdict']}** | {scale} | {'<br>'.join(other.get(c, [])) or 'none'} | "
               f"{old.get(c, 'n/a')} | {'<br>'.join(counts.get(c, []))} |" for c, p in sorted(prim.items())]
     return (study_banner(path.parent) + " One primary verdict per claim from its deciding parts, paired by seed, Holm "
             "within the claim, every choice on the selection half and every reported number on the report half (the "
             "study's [page](reports/cpu/README.md) has the predictions, the departures and the costs; the [report]"
             "(reports/cpu/report.html) every part).\n\n" + glance_figure(path.parent) + '\n'.join(lines) + '\n\n'
             + '\n'.join(f"- {x}" for x in label_notes(path.parent)) + '\n')
+
+def scale_of(report:Path=REPORT) -> str:
+    "The scale a study reached its verdicts at: depth, token grid and width of its runs (its plan's preset and overrides)."
+    st = json.loads((report / 'manifest.json').read_text(encoding='utf-8'))['plan']['study']
+    m = core('config').make_config('ape', st['preset'], **st.get('overrides', {})).model
+    g = m.img_size // m.patch_size
+    return f"depth {m.depth}, {g} x {g} tokens, width {m.dim} (`{st['preset']}`)"
 
 def other_readings(rows:list) -> dict:
     "Per claim: each reading (role `reading`) and RPI estimator under which its verdict differs from the primary one."
