@@ -10,7 +10,7 @@ import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy import stats
-from .files import load_json, save_table
+from .files import load_json, save_table, atomic_write
 from .config import checkout_root
 from .render import save_static
 from .core import CONDITION_COLORS, PAPER_LABELS, RPI_ESTIMATORS
@@ -19,7 +19,7 @@ from .confirm import preregistration
 
 # %% auto #0
 __all__ = ['LADDER_PARTS', 'LADDER_DASH', 'LADDER_STUDIES', 'LADDER_PARTS_DIRS', 'ladder_stats', 'seeds_needed', 'ladder_table',
-           'run_accuracies', 'ladder_profiles', 'plot_ladder', 'committed_ladder', 'write_ladder']
+           'run_accuracies', 'ladder_profiles', 'plot_ladder', 'committed_ladder', 'ladder_markdown', 'write_ladder']
 
 # %% ../nbs/lib/27b_ladder.ipynb #2675191e
 def ladder_stats(prof:pd.DataFrame, # one study's `ssdc_profiles` table
@@ -133,12 +133,27 @@ def committed_ladder(root=None, # a checkout (default: this one)
     parts = [p for g in LADDER_PARTS_DIRS for p in sorted(root.glob(g)) if (p / 'manifest.json').exists()]
     return pd.concat([ladder_stats(p) for p in profs], ignore_index=True), run_accuracies(parts), profs
 
+def ladder_markdown(lt:pd.DataFrame, # `ladder_table`
+                    estimator:str='batch') -> str:
+    "The ladder as a Markdown table: per depth and condition, each statistic (mean ± SD) and the seeds each part needs."
+    ms = lambda r, c: f"{r[c]:.3f} ± {r[c + '_sd']:.3f}"
+    need = lambda v: 'never (wrong side)' if np.isinf(v) else f"{v:.0f}"
+    head = ('| depth | condition | seeds | test acc. | C2: late SSDC | C7: R | C7: R_e (layer ≤ L_e) | C7: D | '
+            'seeds for C2 | for C7 premise | for C7 |')
+    rows = [f"| {r.depth} | `{r.condition}` | {r.seeds} | {r.test_acc:.3f} | {ms(r, 'c2_late')} | {ms(r, 'R')} | "
+            f"{ms(r, 'R_e')} (L_e = {r.early_layer}) | {ms(r, 'D')} | {need(r['seeds for C2'])} | "
+            f"{need(r['seeds for C7 premise'])} | {need(r['seeds for C7'])} |"
+            for _, r in lt[lt.estimator == estimator].iterrows()]
+    return '\n'.join([head, '|' + '---|' * 11, *rows])
+
 def write_ladder(dest, # the ladder's folder, e.g. reports/cpu-deep-pilot
                  root=None) -> list:
-    "Write the committed ladder: `ladder.csv` (`ladder_table`), `ladder_profiles.csv` and the figure (SVG, PNG)."
+    "Write the committed ladder: `ladder.csv` (`ladder_table`), `ladder_profiles.csv`, the figure (SVG, PNG), `ladder.md`."
     st, acc, profs = committed_ladder(root)
-    dest = Path(dest)
-    save_table(ladder_table(st, acc), dest / 'ladder.csv')
-    lp = ladder_profiles(profs)
+    dest, lt, lp = Path(dest), ladder_table(st, acc), ladder_profiles(profs)
+    save_table(lt, dest / 'ladder.csv')
     save_table(lp, dest / 'ladder_profiles.csv')
-    return [dest / 'ladder.csv', dest / 'ladder_profiles.csv', *save_static(plot_ladder(lp), 'ladder', dest / 'figures')]
+    text = '\n\n'.join(f"**SSDC under {e} RPI**\n\n" + ladder_markdown(lt, e) for e in RPI_ESTIMATORS) + '\n'
+    with atomic_write(dest / 'ladder.md', 'w') as f: f.write(text)
+    figs = save_static(plot_ladder(lp), 'ladder', dest / 'figures')
+    return [dest / 'ladder.csv', dest / 'ladder_profiles.csv', dest / 'ladder.md', *figs]
