@@ -39,7 +39,8 @@ def read_part(path) -> tuple:
     part, plan = m.get('part'), m.get('plan')
     if not isinstance(part, dict) or not isinstance(plan, dict):
         raise PartError(f"{path}: not a part (no part in its manifest.json): make one with compute_part / --part")
-    try: study = study_from_dict(plan['study'])
+    try: study = study_from_dict(plan['study'] | dict(conditions=[registered(c) if isinstance(c, str) else c
+                                                                  for c in plan['study'].get('conditions', [])]))
     except (ValueError, TypeError, KeyError) as e: raise PartError(f"{path}: its study cannot be read ({e})") from None
     return p, m, part, study
 
