@@ -20,6 +20,7 @@ from .notebooks import write_report
 from .stored import (RESULTS, RECORD, result_folder, result_problem, unlisted, read_record, stored_files,
                               identity_problem, weights_problem)
 from .parts import run_name, stacked_results
+from .weights import registered
 
 # %% auto #0
 __all__ = ['SIGN_NAMESPACE', 'PartError', 'read_part', 'check_parts', 'merged_study', 'held_analyses', 'lacking_analyses',
