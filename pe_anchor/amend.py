@@ -68,7 +68,8 @@ def amend_part(part, # a part's folder (`compute_part`)
     keys = [tuple(k) for k in block['keys']]
     names = {k: run_name(study, k) for k in keys}
     want = part_lacks(block) if analyses is None else [get_analysis(n).name for n in analyses]
-    todo = [a for a in analyses_with_needs(want) if a.name in part_lacks(block)]
+    todo = [a for a in analyses_with_needs(want)  # lacking, and measuring some run of this part
+            if a.name in part_lacks(block) and any(k in keys for k in a.keys(study))]
     for a in todo:
         if why := amend_refusal(part, block, a, [k for k in a.keys(study) if k in keys], names): raise ValueError(why)
     if not todo: return dict(part=p, analyses=[], results=0, seconds=0.0)

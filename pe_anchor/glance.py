@@ -147,8 +147,8 @@ def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table
         fig.add_annotation(x=1.01, xref='paper', y=i, text=_verdict_text(r), xanchor='left', align='left',
                            showarrow=False, font=dict(color=GLANCE_COLORS.get(r['verdict'], '#333333'), size=12))
     note = ("ours: mean and 95 % interval over seeds, coloured by the claim's verdict"
-            + (f"; ◇ the paper's value ({', '.join(has)} only: the paper reports no other deciding statistic)"
-               if has else '') + "</sup><br><sup>green: where the part's condition holds"
+            + (f"; ◇ the paper's value ({', '.join(has)} only)" if has else '')
+            + "</sup><br><sup>green: where the part's condition holds"
             + "; right: the verdict, then other readings or estimators that differ, and severity counts")
     return fig.update_layout(
         title=figure_title(title, note), template='plotly_white', width=GLANCE_WIDTH, height=190 + GLANCE_ROW * len(d),
