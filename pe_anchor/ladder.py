@@ -13,7 +13,7 @@ from scipy import stats
 from .files import load_json, save_table, atomic_write
 from .config import checkout_root
 from .render import save_static
-from .core import CONDITION_COLORS, PAPER_LABELS, RPI_ESTIMATORS
+from .core import CONDITION_COLORS, PAPER_LABELS, PE_CONDITIONS, RPI_ESTIMATORS
 from .claims import layer_curves, late_layers, early_layer
 from .confirm import preregistration
 
@@ -108,7 +108,7 @@ def plot_ladder(lp:pd.DataFrame, # `ladder_profiles`
                 permuted:str='batch', # 'none', or an RPI estimator
                 title:str="SSDC under batch RPI across the depth ladder") -> go.Figure:
     "SSDC per layer (as a share of the depth) of each condition, one line per depth (paper: Fig. 2: ours at depth)."
-    conds = [c for c in ('ape', 'sincos', 'rope') if c in set(lp.condition)]
+    conds = [c for c in PE_CONDITIONS if c in set(lp.condition)]
     fig = make_subplots(rows=1, cols=len(conds), shared_yaxes=True, subplot_titles=[PAPER_LABELS[c] for c in conds])
     for i, c in enumerate(conds, 1):
         for d, g in lp[(lp.condition == c) & (lp.permuted == permuted)].groupby('depth'):
