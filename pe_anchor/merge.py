@@ -23,7 +23,7 @@ from .parts import run_name, stacked_results
 from .weights import registered
 
 # %% auto #0
-__all__ = ['SIGN_NAMESPACE', 'PartError', 'read_part', 'check_parts', 'merged_study', 'held_analyses', 'lacking_analyses',
+__all__ = ['SIGN_NAMESPACE', 'PartError', 'read_part', 'check_parts', 'merged_study', 'lacking_analyses', 'held_analyses',
            'missing_results', 'sign_part', 'verify_part', 'check_merge_target', 'merge_parts', 'write_claims',
            'merge_manifest']
 
@@ -114,18 +114,18 @@ def merged_study(studies:list) -> StudyConfig:
     seeds = sorted({x for s in studies for x in s.seeds})
     return dataclasses.replace(studies[0], conditions=tuple(conds), seeds=tuple(seeds))
 
-def held_analyses(where:dict) -> list:
-    "The registered analyses the parts hold results of, in registry order."
+def lacking_analyses(study:StudyConfig, where:dict) -> list:
+    "Registered analyses that measure runs of the study but no part holds a result of (`amend_part` adds them)."
     held = {a for a, _ in where}
-    return [a for a in ANALYSIS_UNITS.values() if a.name in held]
+    return [a.name for a in ANALYSIS_UNITS.values() if a.name not in held and a.keys(study)]
 
-def lacking_analyses(where:dict) -> list:
-    "The registered analyses no part holds a result of: registered after the parts were made (`amend_part` adds them)."
-    return [n for n in ANALYSIS_UNITS if n not in {a.name for a in held_analyses(where)}]
+def held_analyses(study:StudyConfig, where:dict) -> list:
+    "The registered analyses the merge combines, in registry order: all but the lacking ones."
+    return [a for a in ANALYSIS_UNITS.values() if a.name not in lacking_analyses(study, where)]
 
 def missing_results(study:StudyConfig, where:dict) -> list:
     "'analysis/run' of every result of an analysis the parts hold that no part holds for a run of the merged study."
-    return [f"{a.name}/{run_name(study, k)} ({k[0]}, seed {k[1]})" for a in held_analyses(where)
+    return [f"{a.name}/{run_name(study, k)} ({k[0]}, seed {k[1]})" for a in held_analyses(study, where)
             for k in a.keys(study) if (a.name, run_name(study, k)) not in where]
 
 # %% ../nbs/lib/24b_merge.ipynb #11de9e9e
@@ -207,7 +207,7 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
     the claims and render the report: no run cache, no training. Refused parts write nothing."""
     for p in parts if allowed_signers else []: verify_part(p, allowed_signers)
     study, where = check_parts(parts)
-    missing, lacking = missing_results(study, where), lacking_analyses(where)
+    missing, lacking = missing_results(study, where), lacking_analyses(study, where)
     if missing: raise PartError(f"The parts lack {len(missing)} results of the merged study, e.g. {missing[0]}")
     if lacking and progress: print(f"The parts hold no results of {', '.join(lacking)} (registered after they were "
                                    "made): merged without; add them with pe-anchor-paper --amend PART ...")
@@ -218,7 +218,7 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
         write_plan(out, study)
         record_lacking(out, lacking)
         prints, ref = unit_fingerprints(study), paper_reference()
-        for a in held_analyses(where):
+        for a in held_analyses(study, where):
             res = a.combine(study, stacked_results(study, a.name, {k: out for k in where}), ref)
             st = time.time(); run_unit(out, a.name, prints[a.name], lambda d, a=a, res=res: a.write(res, d))
             log.append(dict(step=a.name, status='merged', seconds=time.time() - st))
