@@ -10,7 +10,7 @@ import torch, torch.nn as nn
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from .core import N_PERMS, RPI_ESTIMATORS
-from .models import RotaryQKV, apply_rope, grid_coords
+from .models import grid_coords
 from .measure import eval_set, forward_batches, seed_summary
 from .layers import check_estimators, permutation_seeds, estimator_batch_size
 from .study import StudyConfig, in_key_order
@@ -28,15 +28,8 @@ def attention_qkv(attn:nn.Module, # a block's `Attention` (`pe_anchor.models`)
                   x:torch.Tensor, # (B, T, C) its input, the block's LN1 output
                   rope=None, # the block's `Rotary` (`RoPE.rotary`), or None
                  ) -> tuple:
-    "q, k, v (B, heads, T, head_dim) as `Attention.forward` computes them: RoPE on the fused qkv, or per head."
-    B, T, C = x.shape
-    qkv = attn.qkv(x)
-    if rope is not None and rope.swap is not None:
-        qkv = RotaryQKV.apply(qkv, rope.cos, rope.sin, rope.swap, attn.heads)
-    q, k, v = qkv.view(B, T, 3, attn.heads, C // attn.heads).permute(2, 0, 3, 1, 4)
-    if rope is not None and rope.swap is None:
-        q, k = (apply_rope(t, rope.sin, rope.cos, 'mixed') for t in (q, k))
-    return q, k, v
+    "q, k, v (B, heads, T, head_dim) as `Attention.forward` computes them (its `project`, the one copy)."
+    return attn.project(x, rope)
 
 def attention_weights(attn:nn.Module, x:torch.Tensor, rope=None, # as `attention_qkv`
                       bias:torch.Tensor|None=None, # the block's (1|B, heads, T, T) logit bias (`attn_bias`)

@@ -185,7 +185,8 @@ class Attention(nn.Module):
         super().__init__()
         self.heads, self.attn_drop = heads, attn_drop
         self.qkv, self.proj, self.proj_drop = nn.Linear(dim, dim * 3), nn.Linear(dim, dim), nn.Dropout(proj_drop)
-    def forward(self, x, rope:Rotary|None=None, bias:torch.Tensor|None=None):
+    def project(self, x, rope:Rotary|None=None) -> tuple:
+        "q, k, v (B, heads, T, head_dim) of `x`: RoPE on the fused qkv (axial variants), or per head (mixed)."
         B, T, C = x.shape
         qkv = self.qkv(x)
         if rope is not None and rope.swap is not None:
@@ -193,6 +194,10 @@ class Attention(nn.Module):
         q, k, v = qkv.view(B, T, 3, self.heads, C // self.heads).permute(2, 0, 3, 1, 4)
         if rope is not None and rope.swap is None:
             q, k = (apply_rope(t, rope.sin, rope.cos, 'mixed') for t in (q, k))
+        return q, k, v
+    def forward(self, x, rope:Rotary|None=None, bias:torch.Tensor|None=None):
+        B, T, C = x.shape
+        q, k, v = self.project(x, rope)
         x = F.scaled_dot_product_attention(q, k, v, attn_mask=bias,
                                            dropout_p=self.attn_drop if self.training else 0.)
         return self.proj_drop(self.proj(x.transpose(1, 2).reshape(B, T, C)))
