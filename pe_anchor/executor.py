@@ -21,8 +21,8 @@ from .training import train_run, check_registries
 
 # %% auto #0
 __all__ = ['SLURM_WIDTH', 'ExecutorConfig', 'make_executor', 'local_workers', 'worker_device', 'task_name', 'local_pool',
-           'submitit_options', 'run_tasks', 'train_task', 'train_all', 'load_run', 'on_run', 'map_runs', 'Task',
-           'ready_tasks', 'check_graph', 'run_graph']
+           'submitit_options', 'Task', 'ready_tasks', 'check_graph', 'run_graph', 'run_tasks', 'train_task',
+           'train_all', 'load_run', 'on_run', 'map_runs']
 
 # %% ../nbs/lib/13_executor.ipynb #17fc7af8
 @dataclass(frozen=True)
@@ -89,12 +89,6 @@ def _bar(n:int, desc:str, progress:bool):
                 bar_format='{desc}: {n_fmt}/{total_fmt} {unit}s |{bar}| [{elapsed} so far, {remaining} left]')
 
 # %% ../nbs/lib/13_executor.ipynb #5483c794
-def _run_inline(fn, tasks, bar):
-    "The tasks one after another in this process."
-    out = []
-    for t in tasks: out.append(fn(*t)); bar.update()
-    return out
-
 def task_name(fn, t:tuple) -> str:
     "One task in words: the function and its arguments, each short (a function or a path by its name)."
     short = lambda a: (getattr(a, '__name__', None) or (Path(a).name if isinstance(a, str) and '/' in a else None)
@@ -111,43 +105,16 @@ def local_pool(n:int) -> ProcessPoolExecutor:
         for i in range(torch.cuda.device_count()): devices.put(i)
     return ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(devices,))
 
-def _run_pool(fn, tasks, n, bar):
-    "The tasks on `n` local worker processes (`local_pool`)."
-    out, done = [None] * len(tasks), set()
-    with local_pool(n) as pool:
-        futures = {pool.submit(fn, *t): i for i, t in enumerate(tasks)}
-        try:
-            for f in _completed(futures):
-                out[futures[f]] = f.result(); done.add(futures[f]); bar.update()
-        except BrokenProcessPool:
-            left = [i for i in range(len(tasks)) if i not in done]
-            raise RuntimeError(f"A worker process died (killed, or out of memory) during "
-                               f"{task_name(fn, tasks[left[0]])} or another of the {len(left)} unfinished tasks; "
-                               f"the {len(done)} finished are kept: "
-                               "run the same command again to resume") from None
-        except BaseException:
-            for f in futures: f.cancel()
-            raise
-    return out
-
-def _completed(futures):
-    "Yield futures as they finish."
-    pending = set(futures)
-    while pending:
-        done, pending = wait_futures(pending, return_when=FIRST_COMPLETED)
-        yield from done
 
 # %% ../nbs/lib/13_executor.ipynb #5f673f40
 SLURM_WIDTH = 32  # Slurm jobs at once when `workers` is 0
 
 def submitit_options(ex:ExecutorConfig) -> dict:
-    "The submitit parameters of `ex`: time, cores, GPUs and memory per job; for Slurm the partition and array width."
+    "The submitit parameters of `ex`: time, cores, GPUs and memory per job; for Slurm the partition."
     opts = dict(timeout_min=ex.time_min, cpus_per_task=ex.cpus_per_run, gpus_per_node=ex.gpus_per_run,
                 name='pe_anchor')
     if ex.mem_gb: opts['mem_gb'] = ex.mem_gb
-    if ex.kind == 'slurm':
-        opts |= dict(slurm_array_parallelism=ex.workers or SLURM_WIDTH)
-        if ex.partition: opts['slurm_partition'] = ex.partition
+    if ex.kind == 'slurm' and ex.partition: opts['slurm_partition'] = ex.partition
     return opts
 
 def _submitit(ex:ExecutorConfig, folder):
@@ -160,108 +127,6 @@ def _submitit(ex:ExecutorConfig, folder):
     sub.update_parameters(**submitit_options(ex))
     return sub
 
-def _run_submitit(fn, tasks, ex, folder, bar):
-    "The tasks as submitit jobs: one Slurm job array, or a sliding window of local subprocesses."
-    sub = _submitit(ex, folder)
-    if ex.kind == 'slurm': jobs = sub.map_array(fn, *zip(*tasks))
-    else: return _run_window(fn, tasks, sub, ex.workers or usable_cores(), bar)
-    out = []
-    for job in jobs: out.append(job.result()); bar.update()
-    return out
-
-def _run_window(fn, tasks, sub, width, bar):
-    "Keep `width` submitit jobs running until every task is done."
-    out, running, todo = [None] * len(tasks), {}, list(enumerate(tasks))
-    while todo or running:
-        while todo and len(running) < width:
-            i, t = todo.pop(0); running[i] = sub.submit(fn, *t)
-        finished = [i for i, j in running.items() if j.done()]
-        for i in finished: out[i] = running.pop(i).result(); bar.update()
-        if not finished: time.sleep(0.2)
-    return out
-
-# %% ../nbs/lib/13_executor.ipynb #2c61c554
-def run_tasks(fn, # a module-level function (pickled by reference)
-              tasks:list, # one tuple of arguments per task
-              executor=None, # an `ExecutorConfig`, or what `make_executor` takes
-              desc:str='tasks', # what the bar says
-              progress:bool=True, # show the bar
-              folder=None, # submitit's job folder (default: `.submitit/` in the run cache)
-             ) -> list:
-    "`[fn(*t) for t in tasks]`, run by `executor`, in task order."
-    ex, tasks = make_executor(executor), [tuple(t) for t in tasks]
-    with _bar(len(tasks), desc, progress) as bar:
-        if ex.kind != 'local':
-            folder = Path(ex.folder or folder or default_cache_root() / '.submitit')
-            return _run_submitit(fn, tasks, ex, folder, bar)
-        n = local_workers(ex, len(tasks))
-        return _run_inline(fn, tasks, bar) if n == 1 else _run_pool(fn, tasks, n, bar)
-
-# %% ../nbs/lib/13_executor.ipynb #2ef7409f
-def train_task(cfg:dict, # `config_to_dict` of the run
-               cache_root:str, # the shared run cache
-               device=None, # None: this worker's GPU, else the default device
-               executor:str='local', # recorded in done.json
-              ) -> dict:
-    "Train one run if nobody has (a claim that does not wait); what happened and how long it took."
-    c, t0 = config_from_dict(cfg), time.time()
-    rdir = check_run_path(run_dir(c, cache_root))
-    if (rdir / 'done.json').exists(): return dict(status='reused', seconds=0.0)
-    try: trained = train_run(c, rdir, worker_device(device), progress=False, wait=False, executor=executor)
-    except RunBusy as e: return dict(status='busy', seconds=time.time() - t0, why=str(e))
-    return dict(status='trained' if trained else 'reused', seconds=time.time() - t0)
-
-def train_all(configs:list, # `ExperimentConfig`s of the runs
-              cache_root=None, # the run cache (default `default_cache_root()`)
-              executor=None, # an `ExecutorConfig` or what `make_executor` takes
-              device=None, # training device (None: one GPU per worker, or the default device)
-              progress:bool=True,
-              lock_timeout:float=LOCK_TIMEOUT, # waiting for a run another process trains
-             ) -> tuple:
-    "Train every missing run of `configs`; return (the finished `Run`s in order, one status row per run)."
-    ex = make_executor(executor)
-    root = check_folder_choice(cache_root or default_cache_root(), 'Run cache', '--cache-root')
-    for c in configs: check_registries(c); check_run_path(run_dir(c, root))
-    todo = [c for c in configs if not (run_dir(c, root) / 'done.json').exists()]
-    tasks = [(config_to_dict(c), str(root), device, ex.kind) for c in todo]
-    done = dict(zip(map(run_dir, todo, [root] * len(todo)),
-                    run_tasks(train_task, tasks, ex, 'training runs', progress, root / '.submitit')))
-    for c in todo:  # runs another process held: wait for it (or train, if it gave up)
-        if done[run_dir(c, root)]['status'] == 'busy':
-            t0 = time.time(); trained = train_run(c, run_dir(c, root), device, progress, lock_timeout=lock_timeout)
-            done[run_dir(c, root)] = dict(status='trained' if trained else 'waited', seconds=time.time() - t0)
-    reused = dict(status='reused', seconds=0.)
-    rows = [dict(condition=c.condition, seed=c.train.seed, **done.get(run_dir(c, root), reused)) for c in configs]
-    return [Run(run_dir(c, root)) for c in configs], rows
-
-# %% ../nbs/lib/13_executor.ipynb #274f6e0a
-def load_run(source, # a run-cache folder, or ('part', a part folder, a run's name): its committed weights
-            ):
-    "A finished run from its source: the run cache's `Run`, or a part's `StoredRun` (`lib/11a_weights`)."
-    if isinstance(source, (tuple, list)) and len(source) == 3 and source[0] == 'part':
-        return StoredRun(source[1], source[2])
-    return Run(source)
-
-def on_run(fn, source, args:tuple):
-    "One analysis task: `fn(run, *args)`, the run loaded from `source` (`load_run`), at the run's thread count."
-    run = load_run(source)
-    with use_threads(run.config.train.threads): return fn(run, *args)
-
-def map_runs(fn, # a module-level function of (run, *per_run arguments, *args)
-             runs:list, # finished `Run`s
-             *args, # more arguments of `fn`, the same for every run (picklable)
-             per_run:list|None=None, # arguments of `fn` that differ per run: one tuple per run, before `args`
-             executor=None, # an `ExecutorConfig` or what `make_executor` takes
-             desc:str='runs', progress:bool=False,
-            ) -> list:
-    "`[fn(run, *per_run[i], *args) for i, run in enumerate(runs)]` through the executor, each with its run's threads."
-    per_run = per_run or [()] * len(runs)
-    return run_tasks(on_run, [(fn, str(r.dir), tuple(p) + args) for r, p in zip(runs, per_run)], executor, desc,
-                     progress)
-
-def _run_summary(run, digits:int) -> tuple:
-    "A demonstration analysis: the run's condition, seed and rounded accuracy, and the threads it ran with."
-    return run.config.condition, run.config.train.seed, round(run.test_acc, digits), torch.get_num_threads()
 
 # %% ../nbs/lib/13_executor.ipynb #77156c59
 @dataclass(frozen=True)
@@ -353,3 +218,81 @@ def _graph_submitit(tasks:dict, sub, width:int, bar, on_done) -> dict:
         if not finished: time.sleep(0.2)
     return out
 
+
+# %% ../nbs/lib/13_executor.ipynb #2c61c554
+def run_tasks(fn, # a module-level function (pickled by reference)
+              tasks:list, # one tuple of arguments per task
+              executor=None, # an `ExecutorConfig`, or what `make_executor` takes
+              desc:str='tasks', # what the bar says
+              progress:bool=True, # show the bar
+              folder=None, # submitit's job folder (default: `.submitit/` in the run cache)
+             ) -> list:
+    "`[fn(*t) for t in tasks]` in task order: a graph of independent tasks, run by `run_graph`."
+    out = run_graph({i: Task(fn, tuple(t)) for i, t in enumerate(tasks)}, executor, desc, progress, folder)
+    return [out[i] for i in range(len(tasks))]
+
+# %% ../nbs/lib/13_executor.ipynb #2ef7409f
+def train_task(cfg:dict, # `config_to_dict` of the run
+               cache_root:str, # the shared run cache
+               device=None, # None: this worker's GPU, else the default device
+               executor:str='local', # recorded in done.json
+              ) -> dict:
+    "Train one run if nobody has (a claim that does not wait); what happened and how long it took."
+    c, t0 = config_from_dict(cfg), time.time()
+    rdir = check_run_path(run_dir(c, cache_root))
+    if (rdir / 'done.json').exists(): return dict(status='reused', seconds=0.0)
+    try: trained = train_run(c, rdir, worker_device(device), progress=False, wait=False, executor=executor)
+    except RunBusy as e: return dict(status='busy', seconds=time.time() - t0, why=str(e))
+    return dict(status='trained' if trained else 'reused', seconds=time.time() - t0)
+
+def train_all(configs:list, # `ExperimentConfig`s of the runs
+              cache_root=None, # the run cache (default `default_cache_root()`)
+              executor=None, # an `ExecutorConfig` or what `make_executor` takes
+              device=None, # training device (None: one GPU per worker, or the default device)
+              progress:bool=True,
+              lock_timeout:float=LOCK_TIMEOUT, # waiting for a run another process trains
+             ) -> tuple:
+    "Train every missing run of `configs`; return (the finished `Run`s in order, one status row per run)."
+    ex = make_executor(executor)
+    root = check_folder_choice(cache_root or default_cache_root(), 'Run cache', '--cache-root')
+    for c in configs: check_registries(c); check_run_path(run_dir(c, root))
+    todo = [c for c in configs if not (run_dir(c, root) / 'done.json').exists()]
+    tasks = [(config_to_dict(c), str(root), device, ex.kind) for c in todo]
+    done = dict(zip(map(run_dir, todo, [root] * len(todo)),
+                    run_tasks(train_task, tasks, ex, 'training runs', progress, root / '.submitit')))
+    for c in todo:  # runs another process held: wait for it (or train, if it gave up)
+        if done[run_dir(c, root)]['status'] == 'busy':
+            t0 = time.time(); trained = train_run(c, run_dir(c, root), device, progress, lock_timeout=lock_timeout)
+            done[run_dir(c, root)] = dict(status='trained' if trained else 'waited', seconds=time.time() - t0)
+    reused = dict(status='reused', seconds=0.)
+    rows = [dict(condition=c.condition, seed=c.train.seed, **done.get(run_dir(c, root), reused)) for c in configs]
+    return [Run(run_dir(c, root)) for c in configs], rows
+
+# %% ../nbs/lib/13_executor.ipynb #274f6e0a
+def load_run(source, # a run-cache folder, or ('part', a part folder, a run's name): its committed weights
+            ):
+    "A finished run from its source: the run cache's `Run`, or a part's `StoredRun` (`lib/11a_weights`)."
+    if isinstance(source, (tuple, list)) and len(source) == 3 and source[0] == 'part':
+        return StoredRun(source[1], source[2])
+    return Run(source)
+
+def on_run(fn, source, args:tuple):
+    "One analysis task: `fn(run, *args)`, the run loaded from `source` (`load_run`), at the run's thread count."
+    run = load_run(source)
+    with use_threads(run.config.train.threads): return fn(run, *args)
+
+def map_runs(fn, # a module-level function of (run, *per_run arguments, *args)
+             runs:list, # finished `Run`s
+             *args, # more arguments of `fn`, the same for every run (picklable)
+             per_run:list|None=None, # arguments of `fn` that differ per run: one tuple per run, before `args`
+             executor=None, # an `ExecutorConfig` or what `make_executor` takes
+             desc:str='runs', progress:bool=False,
+            ) -> list:
+    "`[fn(run, *per_run[i], *args) for i, run in enumerate(runs)]` through the executor, each with its run's threads."
+    per_run = per_run or [()] * len(runs)
+    return run_tasks(on_run, [(fn, str(r.dir), tuple(p) + args) for r, p in zip(runs, per_run)], executor, desc,
+                     progress)
+
+def _run_summary(run, digits:int) -> tuple:
+    "A demonstration analysis: the run's condition, seed and rounded accuracy, and the threads it ran with."
+    return run.config.condition, run.config.train.seed, round(run.test_acc, digits), torch.get_num_threads()

@@ -9,21 +9,20 @@ import plotly.graph_objects as go
 from .core import (PAPER_LABELS, CONDITION_COLORS, CONDITION_ORDER, UNTRAINED_COLOR, DEEP, RPI_ESTIMATORS,
                             check_choice)
 from .core import N_PERMS
-from .study import StudyConfig, select_runs
+from .study import StudyConfig, select_runs, run_tables
 from .measure import eval_set, accuracy, seed_summary
 from .ssdc import SSDCAccumulator
 from .layers import layer_ssdc, ssdc_summary, check_estimators, permutation_seeds, estimator_batch_size
 from .training import untrained_model
-from .executor import map_runs
 from .robustness import condition_label, ordered_conditions
 
 # %% auto #0
 __all__ = ['SD_NOTE', 'PROFILE_COLUMNS', 'PROFILE_ROW_COLUMNS', 'MODEL_COLUMNS', 'ESTIMATOR_DASH', 'PAPER_DASH',
            'MAX_FIGURE_WIDTH', 'FIGURES', 'add_curve', 'figure_title', 'reference_curves', 'plot_ssdc_layers',
-           'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles', 'ssdc_profiles', 'profile_rows',
-           'model_columns', 'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary', 'reference_profiles',
-           'curve_label', 'curve_color', 'plot_figure', 'model_rpi_accuracy', 'run_rpi_accuracy', 'rpi_accuracy',
-           'plot_rpi_accuracy']
+           'plot_similarity', 'model_profile', 'model_profiles', 'run_profiles', 'profile_rows', 'model_columns',
+           'delta_ssdc', 'rpi_auc', 'rpi_measures', 'profile_summary', 'reference_profiles', 'curve_label',
+           'curve_color', 'plot_figure', 'model_rpi_accuracy', 'run_rpi_accuracy', 'interventions_per_run',
+           'interventions_tables', 'ssdc_profiles', 'rpi_accuracy', 'plot_rpi_accuracy']
 
 # %% ../nbs/lib/17_interventions.ipynb #30f9824e
 def _rgba(hex_color:str, alpha:float) -> str:
@@ -160,15 +159,6 @@ def run_profiles(run, # a finished `Run`
     rows = [model_profiles(m, data, study.n_perms, study.rpi, bs, accuracies if trained else None, condition=c,
                            seed=s, trained=trained, preset=study.preset) for trained, m in models]
     return pd.concat(rows, ignore_index=True)
-
-def ssdc_profiles(study:StudyConfig, # conditions, seeds, rpi, n_perms, n_images
-                  runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
-                  untrained:bool=True, # also measure each model at initialisation
-                  executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
-                 ) -> pd.DataFrame:
-    "Tidy per-layer SSDC, unpermuted and under RPI, of every (condition, seed), trained and (optionally) untrained."
-    rows = map_runs(run_profiles, select_runs(runs, study.analysed_keys), study, untrained, executor=executor)
-    return pd.concat(rows, ignore_index=True)[PROFILE_COLUMNS]
 
 def profile_rows(profiles:pd.DataFrame, # `run_profiles` rows of one run (as computed, or read back from a stored CSV)
                  trained:bool, # the final model (True) or its initialisation (False)
@@ -325,15 +315,32 @@ def run_rpi_accuracy(run, study:StudyConfig, rpi:str,
     return model_rpi_accuracy(run.model, data, study.n_perms, cfg.train.eval_batch_size, rpi, condition=cfg.condition,
                               seed=cfg.train.seed, measured=measured, chance=1 / cfg.model.num_classes)
 
-def rpi_accuracy(study:StudyConfig, # conditions, seeds, n_perms, n_images
-                 runs:dict, # {(condition, seed): Run} holding the study's runs
-                 rpi:str='image', # RPI estimator; accuracy is per image, so both give the same expectation
-                 executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
-                ) -> pd.DataFrame:
-    "Clean accuracy and accuracy under RPI of every trained (condition, seed), with chance level."
-    check_choice(rpi, RPI_ESTIMATORS, 'RPI estimator')
-    df = pd.DataFrame(map_runs(run_rpi_accuracy, select_runs(runs, study.analysed_keys), study, rpi, executor=executor))
+def interventions_per_run(run, # a finished `Run`
+                          study:StudyConfig, # rpi, n_perms, n_images, split
+                          cache_dir=None, device=None, # unused: every analysis's per-run function takes them
+                         ) -> dict:
+    """The per-run tables of the interventions analysis: SSDC profiles (trained and untrained) and RPI accuracy. The
+    final model's unpermuted and image-RPI SSDC passes give the accuracies too (the same passes: one each)."""
+    measured = {'none': [], 'image': []}
+    prof = run_profiles(run, study, accuracies=measured)[PROFILE_COLUMNS]
+    return dict(ssdc_profiles=prof, rpi_accuracy=pd.DataFrame([run_rpi_accuracy(run, study, 'image', measured)]))
+
+def interventions_tables(study:StudyConfig, # conditions, seeds, rpi, n_perms, n_images
+                         runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
+                         executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
+                        ) -> dict:
+    "The per-run tables of every analysed run (`interventions_per_run`, one task each in the one queue), stacked."
+    return run_tables(interventions_per_run, select_runs(runs, study.analysed_keys), study, executor=executor)
+
+def ssdc_profiles(study:StudyConfig, runs:dict, executor=None) -> pd.DataFrame:
+    "Tidy per-layer SSDC, unpermuted and under RPI, trained and untrained: a view of `interventions_tables`."
+    return interventions_tables(study, runs, executor)['ssdc_profiles']
+
+def rpi_accuracy(study:StudyConfig, runs:dict, executor=None) -> pd.DataFrame:
+    "Clean accuracy and accuracy under image RPI of every trained run, with chance: a view of `interventions_tables`."
+    df = interventions_tables(study, runs, executor)['rpi_accuracy']
     return df.assign(rpi_drop=df.acc_clean - df.acc_rpi)
+
 
 # %% ../nbs/lib/17_interventions.ipynb #c5295706
 def plot_rpi_accuracy(df:pd.DataFrame, # `rpi_accuracy` rows (several seeds welcome)

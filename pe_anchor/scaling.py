@@ -25,7 +25,7 @@ from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label,
 # %% auto #0
 __all__ = ['SWEEP_COLUMNS', 'SWEEP_VALUES', 'SWEEP_PANELS', 'PANEL_CELLS', 'sweep_table', 'run_sweep', 'alpha_sweep',
            'scaling_per_run', 'paper_sweep', 'sweep_summary', 'plot_alpha_sweep', 'rpi_summary', 'write_tables',
-           'interventions_per_run', 'interventions_combine', 'scaling_keys', 'scaling_combine']
+           'interventions_combine', 'scaling_keys', 'scaling_combine']
 
 # %% ../nbs/lib/18_scaling.ipynb #24c8273c
 SWEEP_COLUMNS = ['condition', 'seed', 'half', 'permuted', 'alpha', 'delta_ssdc', 'ssdc_l0_rpi', 'ssdc_l1_rpi',
@@ -247,16 +247,6 @@ def write_tables(tables:dict, out_dir) -> list:
     return sorted(out / f'{n}.csv' for n in tables)
 
 # %% ../nbs/lib/18_scaling.ipynb #6ffae6d3
-def interventions_per_run(run, # a finished `Run`
-                          study:StudyConfig, # rpi, n_perms, n_images, split
-                          cache_dir=None, device=None, # unused: every analysis's per-run function takes them
-                         ) -> dict:
-    """The per-run tables of the interventions analysis: SSDC profiles (trained and untrained) and RPI accuracy. The
-    final model's unpermuted and image-RPI SSDC passes give the accuracies too (the same passes: one each)."""
-    measured = {'none': [], 'image': []}
-    prof = run_profiles(run, study, accuracies=measured)[PROFILE_COLUMNS]
-    return dict(ssdc_profiles=prof, rpi_accuracy=pd.DataFrame([run_rpi_accuracy(run, study, 'image', measured)]))
-
 def interventions_combine(study:StudyConfig, # the study
                           tables:dict, # the per-run tables of its runs, stacked in any order
                           reference:pd.DataFrame|None=None, # the paper's values (`paper_reference()`)

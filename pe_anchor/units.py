@@ -10,10 +10,12 @@ from typing import Callable
 import pandas as pd
 from .core import check_choice
 from .study import StudyConfig, study_to_dict
+from .executor import map_runs
 from .robustness import plot_fig3, plot_severity
 from .fragility import fragility_per_run, fragility_combine, write_results, plot_matched
 from .interventions import plot_figure, plot_rpi_accuracy
-from .scaling import (interventions_per_run, interventions_combine, scaling_per_run, scaling_combine,
+from .interventions import interventions_per_run
+from .scaling import (interventions_combine, scaling_per_run, scaling_combine,
                                scaling_keys, write_tables, sweep_summary, plot_alpha_sweep)
 from .emergence import emergence_per_run, emergence_combine, plot_emergence
 from .attention import attention_per_run, attention_combine, plot_attention_distance
@@ -23,8 +25,8 @@ __all__ = ['RESULTS_VERSION', 'RUN_READS', 'ANALYSIS_UNITS', 'PAPER_ANALYSES', '
            'register_analysis', 'get_analysis', 'has_rows', 'draw_fig1b', 'draw_fig4', 'draw_fig2a', 'draw_fig2b',
            'draw_fig5', 'draw_rpi_accuracy', 'draw_fig3', 'draw_severity', 'draw_matched', 'draw_alpha_sweep',
            'draw_emergence', 'analysed_keys', 'run_keys', 'draw_attention', 'analysis_settings', 'analysis_fingerprint',
-           'unit_results', 'per_run_tables', 'analysis_figures', 'registry_figures', 'figure_caption',
-           'figure_captions']
+           'combine_tables', 'unit_results', 'per_run_task', 'per_run_tables', 'analysis_figures', 'registry_figures',
+           'figure_caption', 'figure_captions']
 
 # %% ../nbs/lib/19a_units.ipynb #a3bf5fd0
 RESULTS_VERSION = 1  # bump whenever a per-run number changes
@@ -199,17 +201,32 @@ def analysis_fingerprint(analysis:Analysis|str, study:StudyConfig) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 # %% ../nbs/lib/19a_units.ipynb #b2e161a4
+def combine_tables(analysis:Analysis|str, # a registered analysis (or its name)
+                   study:StudyConfig, # the study
+                   tables:dict, # {table name: the per-run tables of every run it reads, stacked}
+                   reference:pd.DataFrame|None=None, # the paper's numbers
+                  ) -> dict:
+    "The analysis's combined results: the one place where per-run results become a study's tables."
+    a = get_analysis(analysis) if isinstance(analysis, str) else analysis
+    return a.combine(study, tables, reference)
+
 def unit_results(analysis:Analysis|str, # a registered analysis (or its name)
                  study:StudyConfig, # the study
                  runs:dict, # {(condition, seed): Run} holding the runs the analysis reads
                  cache_dir=None, device=None, # corrupted-set cache and device of the per-run computes
                  reference:pd.DataFrame|None=None, # the paper's numbers
+                 executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
                 ) -> dict:
-    "The analysis's results: its per-run tables of every run it reads, stacked and combined."
+    "The analysis's results in memory: its per-run tasks through the one queue, stacked and combined."
     from pe_anchor.study import select_runs, stack_tables
     a = get_analysis(analysis) if isinstance(analysis, str) else analysis
-    tables = [per_run_tables(a, r, study, cache_dir, device) for r in select_runs(runs, a.keys(study))]
-    return a.combine(study, stack_tables(tables), reference)
+    rs = select_runs(runs, a.keys(study))
+    tables = map_runs(per_run_task, rs, a.name, study, cache_dir, device, executor=executor)
+    return combine_tables(a, study, stack_tables(tables), reference)
+
+def per_run_task(run, analysis:str, study:StudyConfig, cache_dir=None, device=None) -> dict:
+    "One run's tables of a registered analysis (`per_run_tables`), as a task of the queue (run first)."
+    return per_run_tables(analysis, run, study, cache_dir, device)
 
 def per_run_tables(analysis:Analysis|str, # a registered analysis (or its name)
                    run, # a finished `Run`
