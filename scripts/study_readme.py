@@ -176,6 +176,7 @@ def page() -> str:
     tot = {k: sum(r[k] for r in parts) for k in ('runs', 'results', 'train_cpu_min', 'analysis_cpu_min', 'wall_min')}
     L.append(f"| **all** | {tot['runs']} | {tot['results']} | {tot['train_cpu_min']:.0f} | "
              f"{tot['analysis_cpu_min']:.0f} | {tot['wall_min']:.0f} | | | |")
+    L += weights_rows(m)
     units = m.get('units', {})
     merge_s = sum(u.get('seconds') or 0 for k, u in units.items())
     each = ', '.join(f"{k} {u.get('seconds') or 0:.1f} s" for k, u in units.items())
@@ -186,6 +187,26 @@ def page() -> str:
     L += [f"| [`{k}`](figures/{k}.png) | {what} | {paper} |" for k, (what, paper) in build_docs.figure_list().items()
           if (OUT / 'figures' / f'{k}.png').exists()]
     return '\n'.join(L) + '\n'
+
+
+def weights_rows(m:dict) -> list:
+    "Lines of the section naming both provenances of each part's runs: trained for the study, made for their weights."
+    L = ['', '## Where the committed weights come from', '',
+         "Each run's record names the training that produced the study's results (the commit the part ran from) and, "
+         "under `weights.made` in the part's manifest, the training that produced its committed weights, if another.",
+         '', '| part | trained for the study (commit) | weights made by (commit) | check |', '|---|---|---|---|']
+    for part in m.get('part', {}).get('merged', []):
+        man = json.loads((OUT.parent / 'cpu-parts' / part['folder'] / 'manifest.json').read_text())
+        runs = man['part']['runs']
+        study = sorted({f"`{r['provenance']['git']['commit'][:7]}`" + (' (dirty)' if r['provenance']['git']['dirty']
+                                                                      else '') for r in runs})
+        made = [r['weights'].get('made') for r in runs]
+        if not all(made):
+            L.append(f"| `{part['folder']}` | {', '.join(study)} | the same training | |")
+            continue
+        by = sorted({f"`{x['git']['commit'][:7]}`" for x in made})
+        L.append(f"| `{part['folder']}` | {', '.join(study)} | trained again: {', '.join(by)} | {made[0]['check']} |")
+    return L
 
 
 # ---------------------------------------------------------------- the families' page (our extension)
