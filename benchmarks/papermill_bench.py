@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = [  # (name, notebook, papermill parameters, should succeed)
     ('05_fragility -p pe rope', '05_fragility', ['-p', 'pe', 'rope'], True),
     ('05_fragility -p pe_typo rope (typo)', '05_fragility', ['-p', 'pe_typo', 'rope'], False),
+    ('05_fragility -p pe ropee (bad value)', '05_fragility', ['-p', 'pe', 'ropee'], False),
+    ('floor: papermill, a parameters cell and a raise', 'floor', ['-p', 'pe', 'ropee'], False),
     ('06_scaling -p pe rope', '06_scaling', ['-p', 'pe', 'rope'], True),
     ('03_ssdc (defaults)', '03_ssdc', [], True),
     ('09_timm (defaults)', '09_timm', [], True),
@@ -25,18 +27,34 @@ BUSY = "import torch; torch.set_num_threads(1); a = torch.randn(512, 512)\nwhile
 TEST_CALL = re.compile(r'^\s*test_(eq|fail|close|ne|is|warns)\(', re.M)
 
 
+FLOOR = {'cells': [{'cell_type': 'code', 'execution_count': None, 'id': 'p', 'metadata': {'tags': ['parameters']},
+                    'outputs': [], 'source': "pe = 'ape'\nout_dir = ''"},
+                   {'cell_type': 'code', 'execution_count': None, 'id': 'r', 'metadata': {}, 'outputs': [],
+                    'source': "raise ValueError(f'Notebook parameter pe: got {pe!r}')"}],
+         'metadata': {'kernelspec': {'display_name': 'Python 3', 'language': 'python', 'name': 'python3'}},
+         'nbformat': 4, 'nbformat_minor': 5}  # the least a papermill run that checks a parameter can do
+
+
+def notebook_path(notebook:str, work:Path) -> Path:
+    "The section notebook, or (`floor`) the floor notebook written into `work`."
+    if notebook != 'floor': return ROOT / 'nbs' / f'{notebook}.ipynb'
+    (work / 'floor.ipynb').write_text(json.dumps(FLOOR))
+    return work / 'floor.ipynb'
+
+
 def run_case(notebook:str, params:list, work:Path) -> dict:
     "Run one papermill command from an empty run cache; time it and read back the executed notebook."
     out = work / f'{notebook}-out.ipynb'
     env = dict(os.environ, PE_ANCHOR_CACHE=str(work / 'runs'))
+    src = notebook_path(notebook, work)
     t0 = time.time()
-    cmd = ['papermill', str(ROOT / 'nbs' / f'{notebook}.ipynb'), str(out), *params, '-p', 'out_dir', str(work / 'out')]
+    cmd = ['papermill', str(src), str(out), *params, '-p', 'out_dir', str(work / 'out')]
     r = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
     seconds = time.time() - t0
     cells = json.loads(out.read_text())['cells'] if out.exists() else []
     ran = [c for c in cells if c['cell_type'] == 'code' and c.get('execution_count')]
     tests = sum(bool(TEST_CALL.search(''.join(c['source']))) for c in ran)
-    valid_named = 'valid' in r.stderr.lower() or 'valid' in json.dumps(cells).lower()
+    valid_named = 'valid' in r.stderr.lower() or 'valid' in json.dumps(cells).lower() or "'none', 'ape'" in r.stderr
     return dict(seconds=round(seconds, 1), ok=r.returncode == 0, cells_run=len(ran), test_cells_run=tests,
                 error_names_valid=valid_named if r.returncode else None)
 
