@@ -244,7 +244,21 @@ def provenance_text() -> str:
             f"); {len(kept)} of them record what the changes were, so those {len(dirty) - len(kept)} are reproducible "
             "from their config and commit only up to the unrecorded changes (a departure in the pre-registration). "
             "From now on a run trained from a dirty tree records the diff's SHA-256 in its `done.json` and stores the "
-            "diff beside it (`dirty.diff`, [`lib/12_training`](nbs/lib/12_training.ipynb)).\n")
+            "diff beside it (`dirty.diff`, [`lib/12_training`](nbs/lib/12_training.ipynb)).\n\n"
+            + weights_made_text(runs))
+
+def weights_made_text(runs:list) -> str:
+    "What the run records say of where the committed weights come from (`weights.made`), when another training."
+    made = [r['weights']['made'] for r in runs if isinstance(r.get('weights'), dict) and r['weights'].get('made')]
+    if not made: return ''
+    commits = list(dict.fromkeys(m['git']['commit'][:7] for m in made))
+    checks = sorted({m['check'] for m in made})
+    return (f"**Two trainings per run.** The committed weights of {len(made)} of the {len(runs)} runs are not those of the "
+            "training that produced the study's results (that run cache was gone): each part's runs were trained "
+            f"again from a clean commit ({', '.join(f'`{c}`' for c in commits)}) on the kind of CPU that trained the "
+            f"study, and bound only after {'; '.join(checks)}. Each run's record names both: its `provenance` (the "
+            "training for the study) and `weights.made` (the training for its weights); the study page lists them "
+            "per part ([reports/cpu](reports/cpu/README.md#where-the-committed-weights-come-from)).\n")
 
 FAMILIES = ROOT / 'reports' / 'cpu-families'  # the families study, once merged (our extension)
 FAMILY_PARTS = ROOT / 'reports' / 'cpu-families-parts'
@@ -326,7 +340,31 @@ def families_glance() -> str:
     return (f"\n![The families' hypotheses at a glance: each one's deciding part, its interval and verdict]"
             f"({png.relative_to(ROOT).as_posix()})\n" if png.exists() else '')
 
-GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text, families=families_text)
+def layer0_distances(study:Path) -> dict:
+    "{condition: (unpermuted, under batch RPI, baseline)}: layer 0's mean attention distance, averaged over heads."
+    f = study / 'tables' / 'attention' / 'attention_summary.csv'
+    rows = [r for r in csv.DictReader(f.open(encoding='utf-8')) if r['layer'] == '0'] if f.exists() else []
+    by = {}
+    for r in rows: by.setdefault((r['condition'], r['permuted']), []).append(float(r['distance_mean']))
+    base = {r['condition']: float(r['baseline']) for r in rows}
+    mean = lambda k: statistics.fmean(by[k]) if k in by else float('nan')
+    return {c: (mean((c, 'none')), mean((c, 'batch')), base[c]) for c in dict.fromkeys(c for c, _ in by)}
+
+def attention_text() -> str:
+    "Layer 0's mean attention distance per condition in both committed studies, unpermuted and under batch RPI."
+    studies = [(REPORT, 'confirmatory study'), (FAMILIES, 'families study')]
+    found = {label: layer0_distances(d) for d, label in studies if (d / 'tables' / 'attention').exists()}
+    if not found: return 'No committed study holds the attention analysis yet.\n'
+    lines = ['| study | condition | layer 0, unpermuted | under batch RPI | uniform attention |', '|---|---|---|---|---|']
+    shown = set()
+    for label, rows in found.items():  # the families study's own runs of the paper's five are the confirmatory ones
+        lines += [f"| {label} | `{c}` | {a:.2f} | {b:.2f} | {u:.2f} |" for c, (a, b, u) in rows.items() if c not in shown]
+        shown |= set(rows)
+    return ('Mean attention distance at layer 0 (patches on the 7 x 7 grid, averaged over the 4 heads and the 6 seeds; '
+            "from each study's `tables/attention/attention_summary.csv`):\n\n" + '\n'.join(lines) + '\n')
+
+GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text, families=families_text,
+                 attention=attention_text)
 
 def generated_blocks(text:str, folder:str='') -> str:
     "`text` with every generated block (`GENERATED`) filled in between its markers, links relative to `folder`."
