@@ -15,7 +15,8 @@ from .files import check_out_dir, check_folder_choice
 __all__ = ['MAX_OVERRIDE', 'DIGITS', 'INPUT_ERRORS', 'ANSI', 'DEVICE_NAME', 'COMMANDS', 'parse_overrides', 'Parser', 'add_flag',
            'condition_list', 'seed_value', 'seeds_value', 'error_line', 'run_command', 'check_device_name',
            'add_plugin_flag', 'import_plugins', 'plugin_args', 'train_parser', 'train_main', 'preset_costs',
-           'start_line', 'add_executor_flags', 'paper_parser', 'in_parts', 'amend_parts', 'paper_main', 'main']
+           'start_line', 'add_executor_flags', 'paper_parser', 'in_parts', 'analysis_names', 'amend_parts',
+           'paper_main', 'main']
 
 # %% ../nbs/lib/25_cli.ipynb #5839194e
 import ast
@@ -256,7 +257,9 @@ def paper_parser() -> argparse.ArgumentParser:
                   'from their committed weights (no training, no run cache; nothing they hold is rewritten); merge '
                   'them again afterwards')
     add_flag(g, 'analyses', default=None, metavar='NAMES',
-             help='with --amend: a comma list of registered analyses to add (default: every one a part lacks)')
+             help='with --amend: a comma list of registered analyses to add (default: every one a part lacks); '
+                  'with --part: the analyses to compute (and those they need; default: all; add the others later '
+                  'with --amend)')
     add_flag(g, 'sign_key', default=None, metavar='FILE',
              help='with --amend: sign each amended part again with this SSH private key (pe_anchor.merge.sign_part)')
     add_flag(p, 'adopt_out_dir', nargs='?', const=True, default=False, metavar='FINGERPRINT',
@@ -285,19 +288,25 @@ def in_parts(args, # the parsed `pe-anchor-paper` arguments
         line = dict(out_dir=str(res['out_dir']), parts=res['parts'], seconds=round(res['seconds'], 1))
     else:
         m = compute_part(study, out_dir, None, args.cache_root, args.device, executor, not args.quiet,
-                         adopt_out_dir=args.adopt_out_dir)
+                         adopt_out_dir=args.adopt_out_dir, analyses=analysis_names(args))
         line = dict(out_dir=str(out_dir), runs=m['part']['keys'], results=len(m['part']['results']),
                     seconds=m['part']['seconds'])
         if not args.quiet: print(f"part done: {len(line['runs'])} runs, {line['results']} per-run results in "
                                  f"{line['seconds']:.0f} s: {out_dir}; merge the parts with --merge")
     if args.quiet: print(json.dumps(line))
 
+def analysis_names(args) -> list|None:
+    "The registered analyses `--analyses` names (None: the default), each checked against the registry."
+    from pe_anchor.units import get_analysis
+    if not args.analyses: return None
+    return [get_analysis(x.strip()).name for x in args.analyses.split(',') if x.strip()]
+
 def amend_parts(args, # the parsed `pe-anchor-paper` arguments (`--amend`, `--analyses`, `--sign-key`)
                 executor):
     "`--amend`: add the analyses each part lacks (or `--analyses`) from its committed weights (`amend_part`)."
     from pe_anchor.amend import amend_part
-    names = [x.strip() for x in args.analyses.split(',') if x.strip()] if args.analyses else None
-    done = [amend_part(p, names, executor, args.device, not args.quiet, args.sign_key) for p in args.amend]
+    done = [amend_part(p, analysis_names(args), executor, args.device, not args.quiet, args.sign_key)
+            for p in args.amend]
     if args.quiet: print(json.dumps([dict(part=str(d['part']), analyses=d['analyses'], results=d['results'],
                                           seconds=round(d['seconds'], 1)) for d in done]))
 
@@ -310,6 +319,8 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
     p = paper_parser(); args = p.parse_args(argv)
     def paper():
         seeds, settings = seeds_value(args.seeds), parse_overrides(args.study)
+        if args.analyses and not (args.part or args.amend):
+            raise ValueError(f"--analyses {args.analyses} goes with --part or --amend (a whole reproduction computes all)")
         from pe_anchor.params import check_study_settings  # no torch: a bad --study fails in well under a second
         check_study_settings(settings)
         check_device_name(args.device)

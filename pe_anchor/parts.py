@@ -169,8 +169,10 @@ def compute_part(study:StudyConfig|str, # the study (or a preset name)
                  cache_root=None, device=None, executor=None, progress:bool=True,
                  name:str|None=None, # the study this part belongs to (default: the preset's name)
                  adopt_out_dir:bool|str=False,
+                 analyses=None, # names of analyses to compute (and those they need; default: every registered one)
                 ) -> dict:
-    "Train or load the part's runs and store every per-run result of every analysis; write its manifest."
+    """Train or load the part's runs and store every per-run result of `analyses`; write its manifest. An analysis
+    left out is added later from the part's weights (`amend_part`), if it reads only the final model."""
     study, out, cache = check_inputs(study, device, out_dir, cache_root, adopt_out_dir)
     keys = [tuple(k) for k in (keys or study.run_keys)]
     bad = [k for k in keys if k not in study.run_keys]
@@ -179,9 +181,11 @@ def compute_part(study:StudyConfig|str, # the study (or a preset name)
     t0 = time.time()
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         write_plan(out, study)
-        trained, identity, computed = compute_results(study, keys, out, cache, device, executor, progress)
+        trained, identity, computed = compute_results(study, keys, out, cache, device, executor, progress,
+                                                       analyses)
         runs = {k: Run(run_dir(study.config(*k), cache)) for k in keys}
-        m = part_manifest(out, study, keys, name or study.preset, trained, runs, identity, time.time() - t0, computed)
+        m = part_manifest(out, study, keys, name or study.preset, trained, runs, identity, time.time() - t0, computed,
+                          analyses)
     return m
 
 # %% ../nbs/lib/24a_parts.ipynb #815107fb
@@ -196,10 +200,11 @@ def run_costs(runs:dict, identity:dict|None=None) -> list:
     return rows
 
 def part_manifest(out:Path, study:StudyConfig, keys:list, name:str, trained:list, runs:dict, identity:dict,
-                  seconds:float, computed:int=0) -> dict:
-    "Record the part in the manifest: its study name, runs, results and costs (written last)."
+                  seconds:float, computed:int=0, analyses=None) -> dict:
+    "Record the part in the manifest: its study name, runs, results of `analyses` (default all) and costs (last)."
     m = read_manifest(out)
-    names = [(a.name, run_name(study, k)) for a in ANALYSIS_UNITS.values() for k in a.keys(study) if k in keys]
+    held = analyses_with_needs(analyses or list(ANALYSIS_UNITS))
+    names = [(a.name, run_name(study, k)) for a in held for k in a.keys(study) if k in keys]
     results = {f'{a}/{r}': read_record(out, a, r) for a, r in names}  # from disk: also those of an earlier attempt
     m['part'] = dict(name=name, keys=[list(k) for k in keys], results_version=RESULTS_VERSION, results=results,
                      runs=run_costs(runs, identity), trained=trained, computed=computed, seconds=round(seconds, 1),
