@@ -266,7 +266,8 @@ def paper_parser() -> argparse.ArgumentParser:
              help='let pe_anchor write into a non-empty --out-dir it did not make (it then owns the folder; by '
                   'default such a folder is refused). It first lists every file there it might replace and is not '
                   "its own, and writes nothing; run again with --adopt-out-dir=FINGERPRINT (the list's, shown) to "
-                  'let it replace those')
+                  'let it replace those. The same list and flag answer a folder it owns where files it wrote were '
+                  "since edited (they are the user's: never replaced unasked)")
     add_flag(p, 'quiet', action='store_true',
              help='no progress bars and no summary: one JSON line (out_dir, report, seconds), for scripts')
     add_plugin_flag(p)

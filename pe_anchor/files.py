@@ -13,8 +13,9 @@ __all__ = ['TEMP_NAME', 'MAX_JSON', 'PROJECT', 'OUT_MARKER', 'OUT_LOCK', 'OUT_FO
            'atomic_write', 'remove_stale_temps', 'read_regular', 'save_json', 'load_json', 'save_table', 'check_inside',
            'repo_root', 'home_folders', 'protected_folders', 'creation_problem', 'check_folder_choice',
            'folder_identity', 'marker_body', 'manifest_id', 'read_marker', 'out_dir_state', 'sha256_of', 'file_sha256',
-           'file_problem', 'recorded_files', 'adoption_risks', 'adoption_fingerprint', 'move_into', 'AdoptionRefused',
-           'check_out_dir', 'claim_out_dir', 'OutDirBusy', 'holder_stamp', 'open_lock', 'read_holder', 'out_dir_lock']
+           'file_problem', 'recorded_files', 'adoption_risks', 'adoption_fingerprint', 'move_into', 'OutDirBusy',
+           'holder_stamp', 'open_lock', 'read_holder', 'out_dir_lock', 'AdoptionRefused', 'check_out_dir',
+           'claim_out_dir']
 
 # %% ../nbs/lib/01_files.ipynb #95994a9c
 def fsync_dir(folder):
@@ -193,18 +194,21 @@ def manifest_id(folder) -> str|None:
     except (OSError, ValueError): return ''
 
 def read_marker(folder) -> dict|None:
-    "The marker of `folder` if it is this project's, names this very folder, and its id is the one the manifest keeps."
+    "The marker of `folder` if it is this project's, names this very folder, and the manifest beside it keeps its id."
     m = marker_body(folder)
     if m is None or m.get('folder') != folder_identity(folder): return None
-    return m if manifest_id(folder) in (None, m.get('id')) else None
+    return m if manifest_id(folder) == m.get('id') else None  # a marker alone owns nothing
 
 def out_dir_state(folder) -> str:
-    "'missing', 'empty', 'owned' (it holds this project's marker, made for it) or 'foreign' (anything else)."
+    """'missing', 'empty' (nothing the user made: no entry, or only a claim's own files), 'owned' (this project's
+    marker made for it, and the manifest keeping its id) or 'foreign' (anything else)."""
     folder = Path(folder)
     if not folder.exists(): return 'missing'
     if read_marker(folder) is not None: return 'owned'
-    # a marker being written by a concurrent claim is not the user's content
-    mine = lambda n: n == OUT_LOCK or (n.startswith(f'.{OUT_MARKER}.') and TEMP_NAME.fullmatch(n))
+    # the lock, a concurrent claim's temporary marker, or the marker alone (a claim killed before it wrote the
+    # manifest): a claim's own files, not the user's content; with anything else beside them, the folder is foreign
+    mine = lambda n: n == OUT_LOCK or (n.startswith(f'.{OUT_MARKER}.') and TEMP_NAME.fullmatch(n)) or (
+        n == OUT_MARKER and marker_body(folder) is not None)
     return 'foreign' if any(not mine(p.name) for p in folder.iterdir()) else 'empty'
 
 def _write_marker(folder:Path):
@@ -318,38 +322,6 @@ def move_into(stage:Path, # a finished staging folder of files
     if left: print(f"pe_anchor: left in place in {final}, not written by pe_anchor: {', '.join(left)}", file=sys.stderr)
     return left
 
-# %% ../nbs/lib/01_files.ipynb #8b8b9604
-class AdoptionRefused(ValueError):
-    "An adoption that would replace files pe_anchor did not write: the message lists them all (read it whole)."
-    whole = True
-
-def check_out_dir(path, # the output folder the user named
-                  adopt:bool|str=False, # hand over a non-empty folder pe_anchor did not make: True, or the
-                                        # fingerprint of the files it may then replace (`adoption_fingerprint`)
-                 ) -> Path:
-    "The resolved output folder if a reproduction may write there (new, empty, marked or adopted); writes nothing."
-    real = check_folder_choice(path)
-    if out_dir_state(real) != 'foreign': return real
-    if not adopt:
-        raise ValueError(
-            f"Output folder {path} is not empty and was not made by pe_anchor (no {OUT_MARKER} marker made for it); "
-            "refusing to write there. Choose another --out-dir (a new or empty folder), or pass --adopt-out-dir "
-            "(adopt_out_dir=True) to hand this one to pe_anchor: it first lists every file there it might replace")
-    risks = adoption_risks(real)
-    if risks and adopt != adoption_fingerprint(risks):
-        raise AdoptionRefused(
-            f"Adopting {path} would let pe_anchor replace or delete {len(risks)} file(s) it did not write: "
-            f"{', '.join(risks)}. Nothing was written. Move them away, or let it replace them: run again with "
-            f"--adopt-out-dir={adoption_fingerprint(risks)} (adopt_out_dir={adoption_fingerprint(risks)!r})")
-    return real
-
-def claim_out_dir(path, adopt:bool|str=False) -> Path:
-    "`check_out_dir`, then create the folder, write its marker first (if it has none of its own) and tie the manifest."
-    real = check_out_dir(path, adopt)
-    real.mkdir(parents=True, exist_ok=True)
-    if read_marker(real) is None: _write_marker(real); _tie_manifest(real)
-    return real
-
 # %% ../nbs/lib/01_files.ipynb #b54e90bd
 class OutDirBusy(RuntimeError):
     "The output folder is being written by another reproduction."
@@ -385,3 +357,37 @@ def out_dir_lock(folder):
         os.ftruncate(fd, 0); os.write(fd, holder_stamp().encode())
         yield Path(folder)
     finally: os.close(fd)  # closing the descriptor releases the lock
+
+# %% ../nbs/lib/01_files.ipynb #8b8b9604
+class AdoptionRefused(ValueError):
+    "An adoption that would replace files pe_anchor did not write: the message lists them all (read it whole)."
+    whole = True
+
+def check_out_dir(path, # the output folder the user named
+                  adopt:bool|str=False, # hand over a non-empty folder pe_anchor did not make: True, or the
+                                        # fingerprint of the files it may then replace (`adoption_fingerprint`)
+                 ) -> Path:
+    "The resolved output folder if a reproduction may write there (new, empty, marked or adopted); writes nothing."
+    real = check_folder_choice(path)
+    if out_dir_state(real) != 'foreign': return real
+    if not adopt:
+        raise ValueError(
+            f"Output folder {path} is not empty and was not made by pe_anchor (no {OUT_MARKER} marker made for it); "
+            "refusing to write there. Choose another --out-dir (a new or empty folder), or pass --adopt-out-dir "
+            "(adopt_out_dir=True) to hand this one to pe_anchor: it first lists every file there it might replace")
+    risks = adoption_risks(real)
+    if risks and adopt != adoption_fingerprint(risks):
+        raise AdoptionRefused(
+            f"Adopting {path} would let pe_anchor replace or delete {len(risks)} file(s) it did not write: "
+            f"{', '.join(risks)}. Nothing was written. Move them away, or let it replace them: run again with "
+            f"--adopt-out-dir={adoption_fingerprint(risks)} (adopt_out_dir={adoption_fingerprint(risks)!r})")
+    return real
+
+def claim_out_dir(path, adopt:bool|str=False) -> Path:
+    "`check_out_dir`, then create the folder, write its marker first (if it has none of its own) and tie the manifest."
+    real = check_out_dir(path, adopt)
+    real.mkdir(parents=True, exist_ok=True)
+    if read_marker(real) is None:
+        _write_marker(real)
+        with out_dir_lock(real): _tie_manifest(real)  # a concurrent claim is told the folder is busy
+    return real

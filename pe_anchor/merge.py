@@ -8,24 +8,25 @@ import dataclasses, os, shutil, subprocess, tempfile, time
 from pathlib import Path
 from .core import CONDITIONS
 from .files import (save_table, save_json, load_json, read_regular, atomic_write, check_inside,
-                             check_folder_choice, check_out_dir, claim_out_dir, move_into, out_dir_lock)
+                             check_folder_choice, check_out_dir, claim_out_dir, move_into, out_dir_lock, out_dir_state)
+from .owned import check_user_edits, begin_report, record_written
 from .study import StudyConfig, study_to_dict, study_from_dict
 from .measure import paper_reference
-from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis
+from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis, combine_tables
 from .confirm import study_claims
 from .hypotheses import study_records
 from .plan import (read_manifest, unit_fingerprints, write_plan, run_unit, load_tables, analysis_names,
                             record_lacking)
 from .notebooks import write_report
 from .stored import (RESULTS, RECORD, result_folder, result_problem, unlisted, read_record, stored_files,
-                              identity_problem, weights_problem)
+                              identity_problem)
 from .parts import run_name, stacked_results
-from .weights import registered
+from .weights import registered, part_runs, check_run
 
 # %% auto #0
 __all__ = ['SIGN_NAMESPACE', 'PartError', 'read_part', 'check_parts', 'merged_study', 'lacking_analyses', 'held_analyses',
-           'missing_results', 'sign_part', 'verify_part', 'check_merge_target', 'merge_parts', 'write_claims',
-           'merge_manifest']
+           'missing_results', 'sign_part', 'check_signers', 'verify_part', 'signatures', 'check_merge_target',
+           'merge_parts', 'write_claims', 'merge_manifest']
 
 # %% ../nbs/lib/24b_merge.ipynb #f12f2b66
 class PartError(ValueError):
@@ -69,16 +70,34 @@ def _check_result(path, p:Path, key, r, study:StudyConfig, runs:dict) -> dict:
     if rec != r:
         raise PartError(f"{path}: {a.name}/{r['run']}: its {RECORD} differs from the copy in the part's manifest.json "
                         "(edited after the part was made); refusing it")
+    try: want = run_name(study, (rec.get('condition'), rec.get('seed')))
+    except (ValueError, TypeError, KeyError): want = None
+    if rec['run'] != want:
+        raise PartError(f"{path}: {a.name}/{r['run']}: its record says condition {str(rec.get('condition'))[:40]!r}, "
+                        f"seed {str(rec.get('seed'))[:20]}, whose run in the part's study is {want}; refusing it")
     if why := identity_problem(rec, runs.get(rec['run'], {})):
         raise PartError(f"{path}: {a.name}/{r['run']} is not bound to the run its part lists: {why}")
     return rec
+
+def _check_runs(path, p:Path, part:dict, study:StudyConfig) -> dict:
+    """{run: entry} of the runs the part lists, each listed once; a run with weights is checked as the loader checks
+    it (`check_run`: its files present and hashed, its config naming it) and must be the run its study names."""
+    try:
+        runs = part_runs(p, part)
+        for x in [x for x in runs if x.get('weights') is not None]:
+            check_run(p, x)
+            try: want = run_name(study, (x['condition'], x['seed']))
+            except (ValueError, TypeError, KeyError): want = None
+            if x['run'] != want: raise ValueError(f"run {x['run']} is not the run of {x['condition']} seed {x['seed']} "
+                                                  f"in the part's study ({want})")
+    except ValueError as e: raise PartError(str(e) if str(e).startswith(f'{p}:') else f"{path}: {e}") from None
+    return {x.get('run'): x for x in runs}  # with their weights' digests
 
 def _check_results(path, p:Path, part:dict, study:StudyConfig, seen:dict):
     "Every result the part lists: verified, of the current results version and fingerprint, and equal to `seen` ones."
     results = part.get('results')
     if not isinstance(results, dict) or not results: raise PartError(f"{path}: lists no per-run results")
-    runs = {x.get('run'): x for x in part.get('runs') or [] if isinstance(x, dict)}  # with their weights' digests
-    if bad := next((w for x in runs.values() if (w := weights_problem(p, x))), ''): raise PartError(f"{path}: {bad}")
+    runs = _check_runs(path, p, part, study)
     for key, r in results.items():
         rec = _check_result(path, p, key, r, study, runs)
         first = seen.setdefault((rec['analysis'], rec['run']), (path, rec['files']))
@@ -146,24 +165,50 @@ def sign_part(part, # a part's folder
     if r.returncode: raise ValueError(f"Signing {p} failed: {r.stderr.decode(errors='replace').strip()}")
     return p / 'manifest.json.sig'
 
+def check_signers(allowed_signers, # the allowed-signers file the user named
+                 ) -> Path:
+    "The allowed-signers file, if it can be read and lists a key; else a one-line error naming it, not any part."
+    p, why = Path(allowed_signers).expanduser(), ''
+    try: lines = p.read_bytes().decode(errors='replace').splitlines()
+    except FileNotFoundError: why = 'does not exist'
+    except IsADirectoryError: why = 'is a folder'
+    except OSError as e: why = f'cannot be read ({e.strerror})'
+    else:
+        if not any(l.strip() and not l.lstrip().startswith('#') for l in lines): why = 'lists no key'
+    if why: raise PartError(f"Allowed-signers file {allowed_signers} {why}: --allowed-signers names the file of the "
+                            "keys you trust (its format: ssh-keygen(1), ALLOWED SIGNERS)")
+    return p
+
 def verify_part(part, # a part's folder
                 allowed_signers, # an allowed-signers file (ssh-keygen(1))
                ) -> str:
-    "The principal whose allowed key signed the part's manifest; a PartError naming the part otherwise."
-    p = Path(part).expanduser().resolve()
+    "The principal whose allowed key signed the part's manifest; a PartError naming the part (or the signers file)."
+    signers, p = check_signers(allowed_signers), Path(part).expanduser().resolve()
     try: data, sig = read_regular(p / 'manifest.json', 'manifest'), read_regular(p / 'manifest.json.sig', 'signature')
     except FileNotFoundError: raise PartError(f"{part}: not signed (no manifest.json.sig); a signed part is "
                                               "required (--allowed-signers)") from None
     except ValueError as e: raise PartError(f"{part}: {e}") from None
     with tempfile.NamedTemporaryFile(suffix='.sig') as f:
         f.write(sig); f.flush()
-        who = _ssh_keygen('find-principals', '-s', f.name, '-f', allowed_signers).stdout.decode().split()
-        for principal in who:
-            r = _ssh_keygen('verify', '-f', allowed_signers, '-I', principal, '-n', SIGN_NAMESPACE, '-s', f.name,
+        found = _ssh_keygen('find-principals', '-s', f.name, '-f', signers)
+        for principal in found.stdout.decode().split():
+            r = _ssh_keygen('verify', '-f', signers, '-I', principal, '-n', SIGN_NAMESPACE, '-s', f.name,
                             data=data)
             if r.returncode == 0: return principal
+    bad = [l for l in found.stderr.decode(errors='replace').splitlines() if str(signers) in l and 'invalid' in l]
+    if bad: raise PartError(f"Allowed-signers file {allowed_signers} cannot be used by ssh-keygen ({bad[0].strip()}): "
+                            "fix that line")
     raise PartError(f"{part}: its manifest.json is not signed by a key of {allowed_signers} (changed since it was "
                     "signed, or signed by another key); refusing it")
+
+def signatures(parts:list, # part folders
+               allowed_signers=None, # an allowed-signers file (None: signatures are not checked)
+              ) -> dict:
+    """{part: (signature, signer)} as the merged manifest records it: ('verified', principal) for every part when
+    `allowed_signers` is given (else `verify_part` refuses), else ('not checked', None) or ('unsigned', None)."""
+    if allowed_signers: return {p: ('verified', verify_part(p, allowed_signers)) for p in parts}
+    has = lambda p: (Path(p).expanduser() / 'manifest.json.sig').is_file()
+    return {p: ('not checked' if has(p) else 'unsigned', None) for p in parts}
 
 # %% ../nbs/lib/24b_merge.ipynb #8891e75e
 def _copy_result(src:Path, out:Path, a:str, run:str):
@@ -182,6 +227,12 @@ def _copy_results(where:dict, out:Path):
         _copy_result(src, out, a, run)
         why = result_problem(out, a, run)
         if why: raise RuntimeError(f"Copying a result failed: {why}")
+
+def _begin_merge(out:Path):
+    "Mark `out` a merged study before its first write (unless it is one), so a killed merge is finished by a rerun."
+    m = read_manifest(out)
+    if not isinstance(m.get('part'), dict):
+        save_json(m | dict(part=dict(merged=[], finished=None)), out / 'manifest.json')
 
 def check_merge_target(out:Path, # the merge's out-dir
                        parts:list, # the part folders it merges
@@ -205,7 +256,7 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
                ) -> dict:
     """Verify the parts, copy their per-run results into `out_dir`, combine them into every analysis's tables, test
     the claims and render the report: no run cache, no training. Refused parts write nothing."""
-    for p in parts if allowed_signers else []: verify_part(p, allowed_signers)
+    signed = signatures(parts, allowed_signers)  # every part verified, when signers are given
     study, where = check_parts(parts)
     missing, lacking = missing_results(study, where), lacking_analyses(study, where)
     if missing: raise PartError(f"The parts lack {len(missing)} results of the merged study, e.g. {missing[0]}")
@@ -213,22 +264,26 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
                                    "made): merged without; add them with pe-anchor-paper --amend PART ...")
     out, t0, log = check_out_dir(out_dir, adopt_out_dir), time.time(), []
     check_merge_target(out, parts)
+    owned = out_dir_state(out) == 'owned'  # else `check_out_dir` listed every file at risk (an adoption)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
+        if owned: check_user_edits(out, adopt_out_dir, report)  # a file the user edited is never replaced unasked
+        _begin_merge(out)
         _copy_results(where, out)
         write_plan(out, study)
         record_lacking(out, lacking)
         prints, ref = unit_fingerprints(study), paper_reference()
         for a in held_analyses(study, where):
-            res = a.combine(study, stacked_results(study, a.name, {k: out for k in where}), ref)
+            res = combine_tables(a, study, stacked_results(study, a.name, {k: out for k in where}), ref)
             st = time.time(); run_unit(out, a.name, prints[a.name], lambda d, a=a, res=res: a.write(res, d))
             log.append(dict(step=a.name, status='merged', seconds=time.time() - st))
         st = time.time(); run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
         log.append(dict(step='claims', status='merged', seconds=time.time() - st))
         report_step = lambda d: write_report(out, d, study, None, plugins)  # no run cache: a merge reads the parts
-        st = time.time()
+        st, before = time.time(), begin_report(out) if report else {}
         if report: run_unit(out, 'report', prints['report'], report_step)
+        if report: record_written(out, before)  # the notebook and figures it wrote are its own from now on
         if report: log.append(dict(step='report', status='merged', seconds=time.time() - st))
-        merge_manifest(out, parts, study, where)
+        merge_manifest(out, parts, study, where, signed)
     if progress: print(f"merged {len(parts)} part(s), {len(where)} per-run results, in {time.time() - t0:.1f} s: {out}")
     return dict(out_dir=out, study=study, seconds=time.time() - t0, parts=[str(p) for p in parts], steps=log)
 
@@ -242,8 +297,11 @@ def write_claims(out:Path, # a reproduction whose analysis tables are current
     save_table(study_claims(tables, study, paper_reference()), dest / 'claims.csv')
     for name, r in study_records(study).items(): save_table(r.compute(tables, study), dest / f'{name}.csv')
 
-def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict):
-    "Record in the manifest the parts merged (their names, paths from `out`, runs, costs) and every result's record."
+def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict,
+                   signed:dict|None=None, # {part: (signature, signer)} (`signatures`; None: not checked)
+                  ):
+    """Record in the manifest the parts merged (their names, paths from `out`, runs, costs, whether each was signed and
+    by whom) and every result's record."""
     m = read_manifest(out)
     merged = []
     for p in parts:
@@ -251,7 +309,9 @@ def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict):
         part = pm.get('part', {})
         rel = Path(os.path.relpath(Path(p).expanduser().resolve(), out)).as_posix()  # to find it again
         merged.append(dict(folder=Path(p).name, path=rel, keys=part.get('keys'), seconds=part.get('seconds'),
-                           finished=part.get('finished'), runs=part.get('runs'), trained=part.get('trained')))
+                           finished=part.get('finished'), runs=part.get('runs'), trained=part.get('trained'),
+                           signature=(signed or {}).get(p, ('not checked', None))[0],
+                           signer=(signed or {}).get(p, ('not checked', None))[1]))
     results = {f'{a}/{r}': read_record(out, a, r) for a, r in sorted(where)}
     m['part'] = dict(name=read_manifest(Path(parts[0]).expanduser().resolve())['part'].get('name'),
                      keys=[list(k) for k in study.run_keys], results_version=RESULTS_VERSION, results=results,

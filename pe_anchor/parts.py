@@ -9,7 +9,9 @@ from pathlib import Path
 import pandas as pd
 import torch
 from .config import package_version
-from .files import save_table, save_json, load_json, check_inside, claim_out_dir, move_into, out_dir_lock
+from .files import (save_table, save_json, load_json, check_inside, claim_out_dir, move_into, out_dir_lock,
+                             out_dir_state)
+from .owned import check_user_edits
 from .machine import provenance
 from .weights import WEIGHTS, run_identity, save_weights
 from .executor import make_executor, run_graph, Task, on_run, train_task
@@ -20,14 +22,15 @@ from .data import dataset_for
 from .study import StudyConfig, make_study, study_to_dict, study_from_dict, stack_tables
 from .fragility import corrupted_dir
 from .measure import paper_reference
-from .units import ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis, per_run_tables
+from .units import (ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerprint, get_analysis, per_run_tables,
+                             combine_tables)
 from .files import file_sha256
 from .plan import read_manifest, read_plan, unit_fingerprints, write_plan, run_unit, check_inputs
 from .stored import RESULTS, RECORD, result_folder, read_result, result_problem, read_record, stored_files, identity_problem
 
 # %% auto #0
 __all__ = ['GOLDEN_SETTINGS', 'TRAIN_COST', 'golden_study', 'run_name', 'stored_tables', 'result_needed', 'result_task',
-           'analyses_with_needs', 'part_graph', 'part_keys', 'check_data', 'check_runs', 'compute_results',
+           'analyses_with_needs', 'part_graph', 'part_keys', 'check_study_data', 'check_runs', 'compute_results',
            'compute_part', 'run_costs', 'part_manifest', 'stacked_results', 'analysis_results', 'merged_results']
 
 # %% ../nbs/lib/24a_parts.ipynb #e7ad9774
@@ -131,7 +134,7 @@ def part_keys(study:StudyConfig, # the study
                                   f"has conditions {list(study.conditions)} and seeds {list(study.seeds)}")
     return keys
 
-def check_data(study:StudyConfig, train:bool=False) -> tuple:
+def check_study_data(study:StudyConfig, train:bool=False) -> tuple:
     "(test images, training images) of the study's dataset; raises the data module's error if it is missing."
     cfg = study.config(study.conditions[0], study.seeds[0])
     return len(dataset_for(cfg, 'test')), len(dataset_for(cfg, 'train')) if train else 0
@@ -139,7 +142,7 @@ def check_data(study:StudyConfig, train:bool=False) -> tuple:
 def check_runs(study:StudyConfig, keys:list, cache:Path):
     "Every run of `keys` can be trained (registered condition, safe cache path), its data is there if it must be."
     for k in keys: check_registries(study.config(*k)); check_run_path(run_dir(study.config(*k), cache))
-    if any(not (run_dir(study.config(*k), cache) / 'done.json').exists() for k in keys): check_data(study, train=True)
+    if any(not (run_dir(study.config(*k), cache) / 'done.json').exists() for k in keys): check_study_data(study, train=True)
 
 def compute_results(study:StudyConfig, keys:list, out:Path, cache:Path, device=None, executor=None,
                     progress:bool=True, analyses=None) -> tuple:
@@ -179,7 +182,9 @@ def compute_part(study:StudyConfig|str, # the study (or a preset name)
     if bad: raise ValueError(f"Runs {bad} are not runs of the study (its runs: {study.run_keys})")
     check_runs(study, keys, cache)  # before anything is written
     t0 = time.time()
+    owned = out_dir_state(out) == 'owned'  # else `check_out_dir` listed every file at risk (an adoption)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
+        if owned: check_user_edits(out, adopt_out_dir)  # a file the user edited is never replaced unasked
         write_plan(out, study)
         trained, identity, computed = compute_results(study, keys, out, cache, device, executor, progress,
                                                        analyses)
@@ -229,9 +234,11 @@ def analysis_results(analysis:str, # a registered analysis
     study, out, cache = check_inputs(study, device, out_dir, cache_root, adopt_out_dir)
     keys = list(dict.fromkeys(a.keys(study)))
     check_runs(study, keys, cache)  # before anything is written
+    owned = out_dir_state(out) == 'owned'  # else `check_out_dir` listed every file at risk (an adoption)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
+        if owned: check_user_edits(out, adopt_out_dir)  # a file the user edited is never replaced unasked
         compute_results(study, keys, out, cache, device, executor, progress, analyses=[a.name])  # into the store
-        res = a.combine(study, stacked_results(study, a.name, {(a.name, run_name(study, k)): out for k in keys}),
+        res = combine_tables(a, study, stacked_results(study, a.name, {(a.name, run_name(study, k)): out for k in keys}),
                         paper_reference())
         plan = read_manifest(out).get('plan')
         if plan is None or plan.get('study') == study_to_dict(study):
@@ -248,5 +255,5 @@ def merged_results(analysis:str, # a registered analysis
     fp = analysis_fingerprint(a, study)
     for k in a.keys(study):
         if why := result_problem(out, a.name, run_name(study, k), fp): raise ValueError(f"{out}: {why}")
-    return a.combine(study, stacked_results(study, a.name, {(a.name, run_name(study, k)): out
-                                                            for k in a.keys(study)}), paper_reference())
+    return combine_tables(a, study, stacked_results(study, a.name, {(a.name, run_name(study, k)): out
+                                                                   for k in a.keys(study)}), paper_reference())

@@ -10,7 +10,7 @@ import torch
 from safetensors.torch import save as st_save, load as st_load
 from .core import ExperimentConfig, CONDITIONS, check_choice
 from .config import config_to_dict, config_from_dict, package_version, checkout_root
-from .files import atomic_write, load_json, sha256_of
+from .files import atomic_write, load_json, read_regular, sha256_of
 from .models import build_model, ViT
 from .cache import run_dir
 
@@ -20,8 +20,9 @@ PARTS_GLOB = 'reports/*-parts'  # every committed study's parts (confirmatory, f
 
 # %% auto #0
 __all__ = ['WEIGHTS', 'STUDY_PARTS', 'PARTS_GLOB', 'state_bytes', 'weights_sha256', 'config_text', 'config_sha256',
-           'run_identity', 'save_weights', 'read_weights', 'parts_roots', 'committed_runs', 'committed_entry',
-           'part_entry', 'entry_config', 'StoredRun', 'registered', 'committed_config', 'committed_model']
+           'run_identity', 'save_weights', 'checked_bytes', 'tensors', 'read_weights', 'parts_roots', 'committed_runs',
+           'committed_entry', 'registered', 'part_file', 'part_runs', 'part_entry', 'check_run', 'entry_config',
+           'StoredRun', 'committed_config', 'committed_model']
 
 # %% ../nbs/lib/11a_weights.ipynb #8f7a0ab0
 def state_bytes(state:dict, # a model's `state_dict()`
@@ -59,19 +60,31 @@ def save_weights(run, # a finished `Run`
     return dict(file=f'{WEIGHTS}/{name}.safetensors', config_file=f'{WEIGHTS}/{name}.json',
                 weights_sha256=sha256_of(data), config_sha256=sha256_of(text.encode()))
 
-def _regular_bytes(path:Path, what:str) -> bytes:
-    "The bytes of `path`, a regular file (not a link): a clear error otherwise."
-    if path.is_symlink() or not path.is_file(): raise ValueError(f"{what} {path} is missing, a link or not a file")
-    return path.read_bytes()
+def checked_bytes(path, # a file a manifest lists
+                  sha256:str, # the digest the manifest records for it
+                  what:str='Weights file', # what it is, for the message
+                 ) -> bytes:
+    "The bytes of `path`, a regular file (never a link) with digest `sha256`; else a one-line error naming it."
+    try: data = read_regular(path, what)
+    except FileNotFoundError: raise ValueError(f"{what} {path} is missing: restore the part whole") from None
+    except OSError as e: raise ValueError(f"{what} {path} cannot be read ({e.strerror})") from None
+    if sha256_of(data) != sha256:
+        raise ValueError(f"{what} {path}: SHA-256 {sha256_of(data)[:16]}... differs from the recorded "
+                         f"{str(sha256)[:16]}...; restore the part whole")
+    return data
+
+def tensors(data:bytes, # the bytes of a safetensors file
+            path, # where they come from, for the message
+           ) -> dict:
+    "The tensors of safetensors `data` (no code runs); a malformed header is a one-line error naming `path`."
+    try: return st_load(data)
+    except Exception as e: raise ValueError(f"Weights file {path} is not a readable safetensors file ({e})") from None
 
 def read_weights(path, # a `.safetensors` file written by `save_weights`
                  sha256:str, # the digest it must have
                 ) -> dict:
     "The tensors of `path`, after checking its bytes have digest `sha256`."
-    data = _regular_bytes(Path(path), 'Weights file')
-    if sha256_of(data) != sha256:
-        raise ValueError(f"{path}: SHA-256 {sha256_of(data)[:16]}... differs from the recorded {str(sha256)[:16]}...")
-    return st_load(data)
+    return tensors(checked_bytes(path, sha256), path)
 
 # %% ../nbs/lib/11a_weights.ipynb #fec7f5b7
 def parts_roots(parts=None) -> list:
@@ -110,29 +123,79 @@ def committed_entry(condition:str, seed:int, parts=None) -> dict:
     return hit[0]
 
 # %% ../nbs/lib/11a_weights.ipynb #cb83bb9d
+def registered(condition:str) -> str:
+    "`condition` if registered, after registering the package's own extensions (`lib/06b_families`) on first use."
+    if condition not in CONDITIONS and isinstance(condition, str):
+        import pe_anchor.families  # registers them (they stay out of 'all')
+    return check_choice(condition, CONDITIONS, 'condition')
+
+def part_file(part, # a part folder
+              rel, # a path its manifest names, relative to the part
+              what:str='file', # what it is, for the message
+             ) -> Path:
+    "`part/rel`, if `rel` is a relative path inside the part: no `..`, not absolute, no link among its folders."
+    parts = Path(rel).parts if isinstance(rel, str) and rel and '\\' not in rel else ('..',)
+    if Path(str(rel)).is_absolute() or '..' in parts:
+        raise ValueError(f"{part}: its manifest names {what} {str(rel)[:100]!r}, not a path inside the part; "
+                         "refusing it")
+    for i in range(1, len(parts)):  # the folders between the part and the file: the file is read with O_NOFOLLOW
+        if (Path(part, *parts[:i])).is_symlink():
+            raise ValueError(f"{what} {Path(part, rel)}: {Path(part, *parts[:i])} is a symbolic link; refusing it")
+    return Path(part, rel)
+
+def part_runs(part, # a part folder (for the message)
+              block:dict, # its manifest's `part` block
+             ) -> list:
+    "The run entries of the part (`part.runs`): objects, each run and each (condition, seed) listed once."
+    runs = block.get('runs', []) if isinstance(block, dict) else None
+    if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+        raise ValueError(f"{part}: its manifest's part.runs is not a list of run entries; restore the part whole")
+    for what, keys in (('run', [r.get('run') for r in runs]), ('condition and seed',
+                                                               [(r.get('condition'), r.get('seed')) for r in runs])):
+        twice = next((k for k in keys if keys.count(k) > 1), None)
+        if twice is not None:
+            raise ValueError(f"{part}: its manifest lists {what} {twice!r} {keys.count(twice)} times; a part lists "
+                             "each run once: refusing it")
+    return runs
+
 def part_entry(part, # a part folder
                run:str, # the name of one of its runs
               ) -> dict:
     "The manifest entry (with its weights) of `run` in `part`: exactly one, else a clear error."
-    runs = load_json(Path(part) / 'manifest.json', 'Part manifest', kind=dict).get('part', {}).get('runs', [])
-    hit = [r for r in runs if isinstance(r, dict) and r.get('run') == run]
+    block = load_json(Path(part) / 'manifest.json', 'Part manifest', kind=dict).get('part', {})
+    hit = [r for r in part_runs(part, block) if r.get('run') == run]
     if len(hit) != 1 or not isinstance(hit[0].get('weights'), dict):
         raise ValueError(f"{part}: lists run {run!r} {len(hit)} times" + ('' if len(hit) != 1 else ' without weights'))
     return hit[0]
 
+def check_run(part, # a part folder
+              entry:dict, # its manifest's entry of one run with weights (`part_runs`)
+             ) -> tuple:
+    """(config, weights bytes) of the run, after every check the merge and the loader share: both files inside the
+    part, present, regular and of the recorded SHA-256; the tensors readable; the config naming this very run (its
+    name hashes the config) and the condition and seed the entry lists."""
+    w, run = entry.get('weights'), entry.get('run')
+    if not isinstance(w, dict): raise ValueError(f"{part}: run {str(run)[:80]!r} lists no weights")
+    path, cpath = part_file(part, w.get('file'), 'weights file'), part_file(part, w.get('config_file'), 'config file')
+    data = checked_bytes(path, w.get('weights_sha256'))
+    tensors(data, path)
+    try:
+        d = json.loads(checked_bytes(cpath, w.get('config_sha256'), 'Config file'))['config']
+        cfg = config_from_dict(d | dict(condition=registered(d['condition'])))
+    except (ValueError, TypeError, KeyError, RecursionError) as e:
+        raise ValueError(str(e) if str(e).startswith('Config file') else f"Config file {cpath} cannot be read as a "
+                         f"run's config ({type(e).__name__}: {str(e)[:200]})") from None
+    if run_dir(cfg, '.').name != run: raise ValueError(f"Config file {cpath} does not describe run {run}")
+    if (cfg.condition, cfg.train.seed) != (entry.get('condition'), entry.get('seed')):
+        raise ValueError(f"Config file {cpath}: run {run} is listed as {entry.get('condition')} {entry.get('seed')}, "
+                         f"its config is {cfg.condition} {cfg.train.seed}")
+    return cfg, data
+
 def entry_config(part, # a part folder
                  entry:dict, # its manifest entry of one run (`part_entry`)
                 ) -> ExperimentConfig:
-    "The run's config, from the part's config file, checked against the manifest's digest and the run's name."
-    path = Path(part) / entry['weights']['config_file']
-    text = _regular_bytes(path, 'Config file')
-    if sha256_of(text) != entry['weights']['config_sha256']:
-        raise ValueError(f"{path}: its SHA-256 differs from the part's manifest")
-    cfg = config_from_dict(json.loads(text)['config'])
-    if run_dir(cfg, '.').name != entry['run']: raise ValueError(f"{path} does not describe run {entry['run']}")
-    if (cfg.condition, cfg.train.seed) != (entry.get('condition'), entry.get('seed')):
-        raise ValueError(f"{path}: run {entry['run']} is listed as {entry.get('condition')} {entry.get('seed')}")
-    return cfg
+    "The run's config, after every check of `check_run`."
+    return check_run(part, entry)[0]
 
 # %% ../nbs/lib/11a_weights.ipynb #7eab8e1f
 class StoredRun:
@@ -143,14 +206,14 @@ class StoredRun:
         entry = part_entry(part, run)
         self.part, self.trained, self._model, self._state = Path(part), False, None, None
         self.dir = self.part / WEIGHTS / run  # its name is the run's name, as a cache folder's is
-        self.config, self.weights = entry_config(part, entry), entry['weights']
+        self.config, self._data = check_run(part, entry)  # the checks of a merge, every one
+        self.weights = entry['weights']
         self.summary = dict(test_acc=entry.get('test_acc'), finished=entry.get('finished'))
     def __repr__(self): return f"StoredRun({self.dir.name}, part={self.part.name})"
     @property
     def final(self) -> dict:
         "The verified final weights, under the key a run cache's final checkpoint uses (`model`)."
-        if self._state is None: self._state = read_weights(self.part / self.weights['file'],
-                                                           self.weights['weights_sha256'])
+        if self._state is None: self._state = tensors(self._data, self.part / self.weights['file'])
         return dict(model=self._state)
     @property
     def model(self) -> ViT:
@@ -168,12 +231,6 @@ class StoredRun:
                          "(a run cache keeps every epoch's: retrain the run)")
 
 # %% ../nbs/lib/11a_weights.ipynb #2a37dd9d
-def registered(condition:str) -> str:
-    "`condition` if registered, after registering the package's own extensions (`lib/06b_families`) on first use."
-    if condition not in CONDITIONS and isinstance(condition, str):
-        import pe_anchor.families  # registers them (they stay out of 'all')
-    return check_choice(condition, CONDITIONS, 'condition')
-
 def committed_config(condition:str, seed:int, parts=None) -> ExperimentConfig:
     "The verified config of the committed run (condition, seed)."
     r = committed_entry(registered(condition), seed, parts)

@@ -176,6 +176,7 @@ def page() -> str:
     tot = {k: sum(r[k] for r in parts) for k in ('runs', 'results', 'train_cpu_min', 'analysis_cpu_min', 'wall_min')}
     L.append(f"| **all** | {tot['runs']} | {tot['results']} | {tot['train_cpu_min']:.0f} | "
              f"{tot['analysis_cpu_min']:.0f} | {tot['wall_min']:.0f} | | | |")
+    L += ['', signature_line(m)]
     L += weights_rows(m)
     units = m.get('units', {})
     merge_s = sum(u.get('seconds') or 0 for k, u in units.items())
@@ -187,6 +188,22 @@ def page() -> str:
     L += [f"| [`{k}`](figures/{k}.png) | {what} | {paper} |" for k, (what, paper) in build_docs.figure_list().items()
           if (OUT / 'figures' / f'{k}.png').exists()]
     return '\n'.join(L) + '\n'
+
+
+def signature_line(m:dict) -> str:
+    "One line: how many merged parts were signed and verified, by whom, and which were merged unsigned."
+    parts = m.get('part', {}).get('merged', [])
+    if not parts or any('signature' not in p for p in parts):
+        return "Signatures: not recorded (the study was merged before the merge recorded them)."
+    by = {}
+    for p in parts: by.setdefault(p['signature'], []).append(p)
+    said = []
+    for kind, ps in sorted(by.items()):
+        who = sorted({p.get('signer') for p in ps if p.get('signer')})
+        said.append(f"{len(ps)} of {len(parts)} {kind}" + (f" (signer {', '.join(who)})" if who else ''))
+    return ("Signatures, as the merge recorded them: " + '; '.join(said) + ". An unsigned part is trusted as the "
+            "threat model says ([docs/trust.md](../../docs/trust.md)): its digests bind its files to each other, not "
+            "to a person.")
 
 
 def weights_rows(m:dict) -> list:
@@ -365,7 +382,7 @@ def families_page(out:Path=FAMILIES_OUT) -> str:
           '## What each part cost', '',
           "From the merged manifest: each part's runs, those it trained (the others reused), their training minutes "
           "(each run's own wall time on one core) and the part command's wall minutes.", '',
-          *cost_rows(m), '', '## Figures', '', *figure_rows(out)]
+          *cost_rows(m), '', signature_line(m), '', '## Figures', '', *figure_rows(out)]
     return '\n'.join(L) + '\n'
 
 
