@@ -12,8 +12,8 @@ from .interventions import figure_title
 from .results import nominal_rows, severity_verdicts, nonzero_counts, other_verdicts
 
 # %% auto #0
-__all__ = ['GLANCE_COLORS', 'GLANCE_WIDTH', 'GLANCE_RIGHT', 'GLANCE_ROW', 'threshold_bounds', 'part_margin', 'verdict_parts',
-           'paper_value', 'primary_parts', 'plot_glance']
+__all__ = ['GLANCE_COLORS', 'GLANCE_WIDTH', 'GLANCE_RIGHT', 'GLANCE_ROW', 'GLANCE_LINE', 'threshold_bounds', 'part_margin',
+           'verdict_parts', 'paper_value', 'primary_parts', 'plot_glance']
 
 # %% ../nbs/lib/27a_glance.ipynb #12b50466
 GLANCE_COLORS = {'holds': '#2e7d32', 'does not hold': '#c62828', 'inconclusive': '#d39e00', 'not testable': '#6c757d',
@@ -115,6 +115,7 @@ def _x_range(d:pd.DataFrame) -> tuple:
 
 # %% ../nbs/lib/27a_glance.ipynb #c3c6a7ce
 GLANCE_WIDTH, GLANCE_RIGHT, GLANCE_ROW = 760, 200, 80  # px: the figure fits a 740-760 px page column at full size
+GLANCE_LINE = 17  # px a line of a row's right-hand label takes: a row is at least as tall as its neighbours' labels
 
 def _verdict_text(r:dict, width:int=30) -> str:
     "A row's right-hand label: its verdict in bold, then other readings' verdicts and severity counts, wrapped."
@@ -143,16 +144,18 @@ def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.claims_table
     if has:  # the paper's value, where the paper reports the deciding statistic
         fig.add_trace(go.Scatter(x=d.paper, y=y, mode='markers', name=f"the paper's value ({', '.join(has)})",
                                  marker=dict(symbol='diamond-open', size=11, color='black', line=dict(width=2))))
+    texts = [_verdict_text(r) for r in d.to_dict('records')]
+    row = max(GLANCE_ROW, GLANCE_LINE * max((t.count('<br>') + 1 for t in texts), default=1) + 12)  # labels never touch
     for i, r in enumerate(d.to_dict('records')):  # the verdict; other readings and severities below it
-        fig.add_annotation(x=1.01, xref='paper', y=i, text=_verdict_text(r), xanchor='left', align='left',
+        fig.add_annotation(x=1.01, xref='paper', y=i, text=texts[i], xanchor='left', align='left',
                            showarrow=False, font=dict(color=GLANCE_COLORS.get(r['verdict'], '#333333'), size=12))
     note = ("ours: mean and 95 % interval over seeds, coloured by the claim's verdict"
             + (f"; ◇ the paper's value ({', '.join(has)} only)" if has else '')
             + "</sup><br><sup>green: where the part's condition holds"
             + "; right: the verdict, then other readings or estimators that differ, and severity counts")
     return fig.update_layout(
-        title=figure_title(title, note), template='plotly_white', width=GLANCE_WIDTH, height=190 + GLANCE_ROW * len(d),
+        title=figure_title(title, note), template='plotly_white', width=GLANCE_WIDTH, height=190 + row * len(d),
         font=dict(size=13), margin=dict(l=130, r=GLANCE_RIGHT, t=90, b=90),
         xaxis=dict(range=[lo, hi], zeroline=True, zerolinecolor='#999999', title='the deciding statistic'),
         yaxis=dict(tickvals=y, ticktext=[_glance_label(r) for r in d.to_dict('records')], range=[-0.6, len(d) - 0.4]),
-        legend=dict(orientation='h', x=0, y=-60 / (GLANCE_ROW * len(d) + 10), yanchor='top'))
+        legend=dict(orientation='h', x=0, y=-60 / (row * len(d) + 10), yanchor='top'))

@@ -16,7 +16,8 @@ from .claims import CLAIMS
 # %% auto #0
 __all__ = ['VERDICT_COLORS', 'WIDE_COLUMNS', 'COLOUR_NAMES', 'format_sweep', 'deviations_table', 'format_claims',
            'claims_summary', 'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary', 'nominal_rows',
-           'severity_verdicts', 'nonzero_counts', 'other_verdicts', 'claims_digest', 'claims_html', 'style_deviations']
+           'severity_verdicts', 'nonzero_counts', 'other_verdicts', 'claims_across_severities', 'claims_digest',
+           'claims_html', 'style_deviations']
 
 # %% ../nbs/lib/27_results.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
@@ -207,6 +208,24 @@ def other_verdicts(claims:pd.DataFrame, # the claims table (with 'primary' and '
     rd = claims[(claims.claim == claim) & (claims.role == 'reading') & (claims.part_verdict != p['part_verdict'])]
     return '; '.join(out + [f"{r.part.removeprefix('reading: ')} → {r.part_verdict}" for r in rd.itertuples()])
 
+
+# %% ../nbs/lib/27_results.ipynb #sev00002
+def _counted(note) -> str:
+    "A 'severity counts' note without its zero counts, one verdict a line: 'holds 10 (10, 9, ...)'."
+    return '\n'.join(x.strip() for x in str(note).split(';') if x.strip() and not x.strip().endswith(' 0'))
+
+def claims_across_severities(claims:pd.DataFrame, # a claims table (`claims_table`, or `study_claims`)
+                            ) -> pd.DataFrame|None:
+    """Per claim and severity curve: its verdict across the curve's severities and the verdict at each ('severity
+    summary' rows, else 'severity counts' rows); None when the table has neither."""
+    for role, each in (('severity summary', lambda n: str(n)), ('severity counts', _counted)):
+        s = claims[claims.role == role] if 'role' in claims else claims.iloc[:0]
+        if not len(s): continue
+        curve = lambda r: r['corruption'] if isinstance(r.get('corruption'), str) and r['corruption'] else r['part']
+        rows = [{'claim': r['claim'], 'curve': curve(r), 'across the severities': r['part_verdict'],
+                 'at each severity': each(r['note'])} for r in s.to_dict('records')]
+        return display_table(pd.DataFrame(rows).set_index(['claim', 'curve']))
+    return None
 
 # %% ../nbs/lib/27_results.ipynb #dig00002
 def _part_line(r, statistic:bool, estimator:bool, digits:int=3) -> str:

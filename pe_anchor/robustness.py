@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/16_robustness.ipynb #5e362355
 from __future__ import annotations
-import math
+import math, textwrap
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -14,11 +14,12 @@ from .corruptions import (CORRUPTIONS, KINDS, PAPER_CORRUPTIONS, corruption_grid
                                    severity_strength)
 
 # %% auto #0
-__all__ = ['SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'CORRUPTION_TITLES', 'PAPER_SAMPLE_SD', 'SEVERITY_COLUMNS',
-           'MATCHED_COLUMNS', 'FIGURE_KINDS', 'fragility_score', 'summarize_fragility', 'fake_table', 'paper_table5',
-           'unshifted_rows', 'paper_rows', 'table5_long', 'table5', 'format_table5', 'condition_label',
-           'ordered_conditions', 'corruption_title', 'plot_fig3', 'curve_rows', 'severity_rank', 'severity_table',
-           'severity_curves', 'paper_corruption', 'crossing', 'damage_matched', 'figure_order', 'plot_severity']
+__all__ = ['SUMMARY_KEYS', 'METRICS', 'TABLE5_METRICS', 'CORRUPTION_TITLES', 'PAPER_SAMPLE_SD', 'FIG3_TITLE_CHARS',
+           'SEVERITY_COLUMNS', 'MATCHED_COLUMNS', 'FIGURE_KINDS', 'fragility_score', 'summarize_fragility',
+           'fake_table', 'paper_table5', 'unshifted_rows', 'paper_rows', 'table5_long', 'table5', 'format_table5',
+           'condition_label', 'ordered_conditions', 'corruption_title', 'plot_fig3', 'curve_rows', 'severity_rank',
+           'severity_table', 'severity_curves', 'paper_corruption', 'crossing', 'damage_matched', 'figure_order',
+           'plot_severity']
 
 # %% ../nbs/lib/16_robustness.ipynb #0f487ae0
 def fragility_score(acc_clean, acc_shift):
@@ -150,8 +151,11 @@ def corruption_title(name:str) -> str:
 PAPER_SAMPLE_SD = math.sqrt(4 / 3)  # turns the paper's population SDs over 4 seeds (Fig. 3, Table 3) into sample SDs
 
 # %% ../nbs/lib/16_robustness.ipynb #5b7d9f13
+FIG3_TITLE_CHARS = 64  # a longer title is wrapped: one line of it fits a 740 px page column
+
 def plot_fig3(df:pd.DataFrame, reference:pd.DataFrame|None=None, title:str='Fig. 3: Fragility Scores') -> go.Figure:
-    "Fig. 3: blur and JPEG FS per condition, ours (mean ± sample SD) beside the paper's Table 5."
+    """Fig. 3: blur and JPEG FS per condition, ours (mean ± sample SD) beside the paper's Table 5. The legend sits under
+    the panels, clear of the title however long it is (a long title is wrapped, `FIG3_TITLE_CHARS` a line)."""
     t = table5(df, reference)
     fig = make_subplots(1, 2, subplot_titles=('(a) Gaussian blur, kernel 5, σ = 2.5', '(b) JPEG, quality 5'),
                         horizontal_spacing=0.16)
@@ -168,9 +172,13 @@ def plot_fig3(df:pd.DataFrame, reference:pd.DataFrame|None=None, title:str='Fig.
         fig.update_xaxes(tickvals=x, ticktext=labels, title_text='Model Condition', row=1, col=col)
         fig.update_yaxes(title_text=('Gaussian Blur' if metric == 'fs_blur' else 'JPEG') + ' Fragility Score',
                          title_standoff=4, row=1, col=col)
-    return fig.update_layout(title=dict(text=f'{title}<br><sup>error bars: ±1 sample SD over seeds</sup>'),
-                             template='simple_white', width=900, height=460,
-                             legend=dict(orientation='h', x=1, xanchor='right', y=1.13, yanchor='bottom'))
+    lines = textwrap.wrap(title, FIG3_TITLE_CHARS) or ['']
+    height = 480 + 30 * (len(lines) - 1)
+    return fig.update_layout(title=dict(text='<br>'.join(lines) + '<br><sup>error bars: ±1 sample SD over seeds</sup>',
+                                        y=1 - 16 / height, yanchor='top'),  # 16 px from the top
+                             template='simple_white', width=900, height=height,
+                             margin=dict(t=100 + 30 * (len(lines) - 1), b=115),
+                             legend=dict(orientation='h', x=0.5, xanchor='center', y=-0.27, yanchor='top'))
 
 # %% ../nbs/lib/16_robustness.ipynb #351ce426
 SEVERITY_COLUMNS = ['condition', 'seed', 'corruption', 'severity', 'setting', 'strength', 'acc_clean', 'acc_shift',

@@ -22,16 +22,17 @@ the site's own plotly.js (the installed plotly's), with the PNG the executed cop
 that only inlines plotly.js is dropped (the site loads its copy in the <head> of pages with figures).
 
 Results: the site is built from the committed reproduction. The home page carries the blocks README.md generates
-(scripts/make_readme.py: which study `reports/cpu` is, its verdict table, the glance figure when committed, each preset's
-cost), never the notebook's placeholder. A section notebook with a "## The committed result" section has the cells up to
-the end of that section executed (parameters at their defaults; those cells only read `reports/cpu`'s SHA-checked
-tables; `pe_anchor.notebooks.run_committed`, which writes every reproduction's notebooks, with the set-up
-cells' outputs kept), the rest shown unexecuted, under a banner naming the study (confirmatory or exploratory, its
-seeds and date); the outputs are cached in build/docs-cache/ by a hash of the cells, the committed files and the package source. The "Committed
-results" pages show the committed report (`report.html`), every figure with its caption and the paper's figure it
-redraws, and the committed executed notebooks. `site/_pe_docs_expect.json` lists the pages that must carry results
-(scripts/check_docs.py fails a page that carries none). `--no-results` skips the execution (no outputs; a quick look
-at the prose only).
+(scripts/make_readme.py: which study `reports/cpu` is, its verdict table, the glance figure when committed, each
+preset's cost), never the notebook's placeholder. A section notebook with a "## The committed result" section (the
+report notebook 08_claims: its "## The committed study's claims") has the cells up to the end of that section executed
+(parameters at their defaults; those cells only read `reports/cpu`'s SHA-checked tables;
+`pe_anchor.notebooks.run_committed`, which writes every reproduction's notebooks, with the set-up cells' outputs kept),
+the rest shown unexecuted, under a banner naming the study (confirmatory or exploratory, its seeds and date); the
+outputs are cached in build/docs-cache/ by a hash of the cells, the committed files and the package source. The
+"Committed results" pages show the committed report (`report.html`), every figure with its caption and the paper's
+figure it redraws, and the committed executed notebooks. `site/_pe_docs_expect.json` lists the pages that must carry
+results (scripts/check_docs.py fails a page that carries none). `--no-results` skips the execution (no outputs; a quick
+look at the prose only).
 
 --execute runs the top-level section notebooks (not the home page) whole with papermill and their default parameters
 (the seconds-long `smoke` preset), IN_TEST=1 (temporary cache and output folders, removed by the notebooks themselves)
@@ -69,11 +70,14 @@ def committed_study() -> str:
     return f"the {make_readme.study_kind(COMMITTED)} study (`reports/cpu`, seeds {make_readme.seed_range(st['seeds'])})"
 
 def report_note() -> str:
-    "The note on the report notebook's page: where the committed report is."
+    "The note on the report notebook's page: what it shows of the committed study, and where the committed report is."
     return (f":::{{admonition}} The report of {committed_study()}\n:class: note\n\nThis page is the notebook that "
-            "renders a reproduction's report (`pe-anchor-paper` runs it on its output). The committed report of "
-            f"{committed_study()} is [`report.html`](../reports/cpu/report.html): every claim with its parts, every "
-            "figure, the tables beside the paper's.\n:::")
+            "renders a reproduction's report (`pe-anchor-paper` runs it on its output). *The committed study's claims* "
+            f"below shows the claims of {committed_study()}, rendered from its SHA-checked tables; the cells after it "
+            "are shown unexecuted (they render a reproduction's report). The committed report itself is "
+            "[`report.html`](../reports/cpu/report.html): every claim with its parts, every figure, the tables beside "
+            "the paper's.\n:::")
+REPORT_SECTION = "## The committed study's claims"  # the report notebook's committed section (`section_stop`)
 SMOKE_NOTE = (":::{admonition} Executed with the smoke preset\n:class: warning\n\nThis page was executed with the "
               "notebook's defaults (the seconds-long `smoke` preset, synthetic images): **a plumbing check, not a "
               "result**.\n:::")
@@ -87,6 +91,16 @@ sys.path.insert(0, str(ROOT / 'scripts'))
 import make_readme  # the README's generated blocks, the committed study's seeds and date
 from pe_anchor.render import PLOTLY_MIME  # defined once, in pe_anchor.render
 from pe_anchor.notebooks import committed_stop  # where a section's committed result ends: one definition
+
+def section_stop(path:Path, cells) -> int|None:
+    """Index of the first cell after a section notebook's committed result (None: it has none): `committed_stop` (its
+    '## The committed result'), or for the report notebook the end of its `REPORT_SECTION` (not '## The committed
+    result': the merge writes that notebook's executed copy, so `scripts/committed_notebooks.py` must not)."""
+    if path.name != REPORT_NB: return committed_stop(cells)
+    heads = [i for i, c in enumerate(cells) if c['cell_type'] == 'markdown' and '## ' in src_text(c)
+             and any(l.startswith('## ') for l in src_text(c).splitlines())]
+    start = next((i for i in heads if REPORT_SECTION in src_text(cells[i]).splitlines()), None)
+    return None if start is None else next((i for i in heads if i > start), len(cells))
 PAGE_SUFFIXES = ('.ipynb', '.md')
 TEXT_SUFFIXES = {'': 'text', '.cff': 'yaml', '.py': 'python', '.sh': 'bash', '.toml': 'toml', '.cfg': 'ini',
                  '.ini': 'ini', '.yml': 'yaml', '.yaml': 'yaml'}  # shown as a page: browsers download these
@@ -521,6 +535,8 @@ def committed_key(nb:dict, stop:int) -> str:
 
 RUN_COMMITTED = ('import sys; from pe_anchor.notebooks import run_committed; '
                  'run_committed(sys.argv[1], sys.argv[2], log=sys.argv[3], keep_setup=True)')  # one process a notebook
+RUN_REPORT = ('import sys; from pe_anchor.notebooks import run_notebook; '  # the report notebook, to its section's end
+              'run_notebook(sys.argv[1], sys.argv[2], {}, log=sys.argv[3], until=int(sys.argv[4]))')
 
 def render_committed(nbs:list, stage:Path, jobs:int) -> tuple:
     """Each notebook executed to the end of its committed-result section by `pe_anchor.notebooks.run_committed` (the
@@ -529,27 +545,28 @@ def render_committed(nbs:list, stage:Path, jobs:int) -> tuple:
     todo, done = [], {}
     for path in nbs:
         nb = json.loads(path.read_text(encoding='utf-8'))
-        stop = committed_stop(nb['cells'])
+        stop = section_stop(path, nb['cells'])
         if stop is None: continue
         cached = CACHE / f'{path.stem}-{committed_key(nb, stop)}.ipynb'
         if cached.exists(): done[path.relative_to(ROOT).as_posix()] = cached
-        else: todo.append((path, cached))
+        else: todo.append((path, cached, stop))
     if not todo: return done, []
     print(f"rendering the committed results of {len(todo)} section notebooks ({jobs} at a time)", flush=True)
     dest = stage / 'committed'
     (stage / 'tmp').mkdir(parents=True, exist_ok=True)  # the notebooks' temporary folders (IN_TEST), go with the stage
     env = kernel_env(jobs, dict(TMPDIR=str(stage / 'tmp')))
+    stops, cache = {p: n for p, _, n in todo}, {p: c for p, c, _ in todo}
     def run(path:Path):
         out, t = dest / path.name, time.time()
-        r = subprocess.run([sys.executable, '-c', RUN_COMMITTED, str(path), str(out), str(dest / f'{path.stem}.log')],
-                           env=env, capture_output=True, text=True)
+        args = [RUN_REPORT, str(path), str(out), str(dest / f'{path.stem}.log'), str(stops[path])] \
+            if path.name == REPORT_NB else [RUN_COMMITTED, str(path), str(out), str(dest / f'{path.stem}.log')]
+        r = subprocess.run([sys.executable, '-c', *args], env=env, capture_output=True, text=True)
         return path, out, r, time.time() - t
     def keep(path:Path, out:Path) -> Path:
         CACHE.mkdir(parents=True, exist_ok=True)
-        cached = dict(todo)[path]
-        shutil.copyfile(out, cached)
-        return cached
-    ran, failed = collect(run, [p for p, _ in todo], jobs, keep)
+        shutil.copyfile(out, cache[path])
+        return cache[path]
+    ran, failed = collect(run, [p for p, _, _ in todo], jobs, keep)
     return done | ran, failed
 
 def has_figure(path:Path|None) -> bool:
@@ -604,7 +621,7 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1, committed:bo
     site.page(INDEX_SRC)
     expect = {'index': 'the verdict table'}  # docname -> what it must carry
     for p in sections:
-        r, has = rel(p), committed_stop(json.loads(p.read_text(encoding='utf-8'))['cells']) is not None
+        r, has = rel(p), section_stop(p, json.loads(p.read_text(encoding='utf-8'))['cells']) is not None
         if has and (committed or execute_nbs):
             figs = has_figure(site.sources.get(r))
             site.notes[r] = study_banner(execute_nbs); expect[site.page(r)] = 'a committed figure' if figs else 'committed results'

@@ -18,7 +18,12 @@ headless Chromium, driven over the DevTools protocol through a pipe (standard li
   sideways (at the 1280 px viewport);
 - results: placeholder text where results belong ("generated here", the README's placeholder, a raw block marker); a
   page that `_pe_docs_expect.json` (written by scripts/build_docs.py) says must carry results and carries none (no
-  figure and no output table), the home page without the verdict table, `05_fragility` without a figure.
+  figure and no output table), the home page without the verdict table, `05_fragility` without a figure;
+- first screens that disagree: on every page that draws a glance figure (the committed reports `reports/cpu/report.html`
+  and `reports/cpu-families/report.html` must), a digest whose numbers or verdict differ from the figure's for the
+  same label, with the label and both numbers (scripts/check_digest.py, which also runs on the reports alone); a
+  committed study's overview page titled like another's, the families extension's titled otherwise than as the
+  families extension (e.g. "The confirmatory study") or without its H1-H3 verdict table; a sidebar entry listed twice.
 `--screenshots DIR` saves a full-page PNG of the home page, `05_fragility` and every page with a layout problem.
 External links (http(s) to other hosts) are listed, never fetched. The last line is
 `docs: N pages, N figures, N links checked, N problems`; exit status 1 if there is a problem (2: no site / browser).
@@ -27,13 +32,16 @@ import argparse, collections, fcntl, functools, html.parser, http.server, json, 
 import tempfile, threading, time
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_digest import DIGEST_JS, digest_problems  # a report's digest against its glance figure
 
 CHROMIUM_FLAGS = ('--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
                   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-extensions',
                   '--disable-default-apps', '--mute-audio', '--hide-scrollbars')
 VIEWPORT = (1280, 1000)
 PLACEHOLDERS = ('generated here', 'Placeholder: no verdict table', 'results:begin', 'deviations:begin', 'costs:begin')
-MUST = {'index.html': 'the verdict table', '05_fragility.html': 'a committed figure'}  # whatever the build says
+MUST = {'index.html': 'the verdict table', '05_fragility.html': 'a committed figure',  # whatever the build says
+        **{f'reports/{s}/report.html': 'the glance digest' for s in ('cpu', 'cpu-families')}}
 SHOTS = ('index.html', '05_fragility.html')  # screenshots taken with --screenshots
 EXTERNAL_OK = {'Image', 'Media', 'Ping', 'Other'}  # external resources that are listed, not problems
 
@@ -188,18 +196,28 @@ COLLECT = r"""(() => {
   const verdict = tables.some(t => /verdict/i.test(t.querySelector('thead, tr') ? t.querySelector('thead, tr').innerText : '')
                                    && /holds|inconclusive|not testable/.test(t.innerText));
   const outTables = col.querySelectorAll('.cell_output table, .output table').length;
+  const h1 = col.querySelector('h1') ? col.querySelector('h1').innerText.replace(/[¶#]\s*$/, '').trim() : '';
+  const firstCells = tables.map(t => [...t.querySelectorAll('tr')]
+    .map(r => (r.querySelector('th, td') || {}).innerText || ''));
+  const hypTable = ['H1-', 'H2-', 'H3-'].every(h => firstCells.some(rows => rows.some(c => c.trim().startsWith(h))))
+                   && tables.some(t => /verdict/i.test(t.innerText) && /^\s*H1-/m.test(t.innerText));
   return {status: document.readyState, text: (document.body ? document.body.innerText.trim().length : 0),
           title: document.title, imgs, figs, math: math.length,
           typeset: math.filter(m => m.querySelector('mjx-container')).length,
           merror: document.querySelectorAll('mjx-merror').length,
           mathjax: !!(window.MathJax && MathJax.startup), colW, wide, wideImgs, wideMath,
           scrollX: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-          placeholders: PLACEHOLDERS.filter(p => text.includes(p)), verdict, outTables, nTables: tables.length};
+          placeholders: PLACEHOLDERS.filter(p => text.includes(p)), verdict, outTables, nTables: tables.length,
+          h1, hypTable,
+          sidebar: [...document.querySelectorAll('.sidebar-tree li.toctree-l1 > a')].map(a => a.innerText.trim())};
 })()"""
 
-def check_page(b:Browser, url:str, host:str, timeout:float, expect:str|None=None, shot:Path|None=None) -> tuple:
+def check_page(b:Browser, url:str, host:str, timeout:float, expect:str|None=None, shot:Path|None=None,
+               seen:dict|None=None) -> tuple:
     """Problems, figure count, external requests of one page; `expect`: what it must carry ('the verdict table', 'a
-    committed figure', 'committed results'); `shot`: save a full-page screenshot there (and on a layout problem)."""
+    committed figure', 'committed results', 'the glance digest'); `shot`: save a full-page screenshot there (and on a
+    layout problem); `seen`: filled with the page's H1 heading, glance figures, sidebar entries and whether it has an
+    H1-H3 table."""
     problems, external, inflight = [], [], set()
     target = b.call('Target.createTarget', {'url': 'about:blank'})['targetId']
     session = b.call('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
@@ -253,6 +271,15 @@ def check_page(b:Browser, url:str, host:str, timeout:float, expect:str|None=None
         info = b.call('Runtime.evaluate', {'expression': f'const PLACEHOLDERS = {json.dumps(PLACEHOLDERS)};' + COLLECT,
                                            'returnByValue': True}, session)['result']['value']
         layout = layout_problems(info)
+        glances = [f['title'] for f in info['figs'] if 'at a glance' in f['title']]
+        if glances or expect == 'the glance digest':  # its digest states the numbers its glance figure plots
+            r = b.call('Runtime.evaluate', {'expression': DIGEST_JS, 'awaitPromise': True, 'returnByValue': True},
+                       session, timeout=max(5, end - time.time()))
+            digest = r['result'].get('value') or dict(figs=[], items=[], tables=[])
+            problems += digest_problems(digest, required=expect == 'the glance digest')
+            glances = [f['title'] for f in digest['figs']]
+        if seen is not None:
+            seen.update(h1=info['h1'], hypTable=info['hypTable'], glances=glances, sidebar=info['sidebar'])
         if shot is not None and (layout or shot.stem in {x.removesuffix('.html').replace('/', '_') for x in SHOTS}):
             screenshot(b, session, shot)
         while not b.inbox.empty(): b.pump(0)
@@ -295,6 +322,30 @@ def content_problems(info:dict, expect:str|None) -> list:
         out.append("no results: no figure and no output table (it must carry the committed results)")
     return out
 
+def study_page_problems(seen:dict) -> list:
+    """(page, problem): the committed studies' overview pages (reports/NAME/index.html or overview.html) each have a
+    title of their own; a study whose report draws the families' glance figure (or named *families*) is titled as the
+    families extension, never 'The confirmatory study', and carries its H1-H3 verdict table; the sidebar names no
+    two pages alike."""
+    out, pages = [], {}
+    for rel, s in seen.items():
+        p = rel.split('/')
+        if len(p) == 3 and p[0] == 'reports' and p[2] in ('index.html', 'overview.html'): pages[p[1]] = (rel, s)
+    titles = collections.Counter(s.get('h1', '') for _, s in pages.values())
+    for name, (rel, s) in sorted(pages.items()):
+        h1 = s.get('h1', '')
+        if titles[h1] > 1: out.append((rel, f"its title {h1!r} is another study's page's title too"))
+        report = seen.get(f'reports/{name}/report.html', {})
+        if not ('families' in name or any('hypotheses' in t for t in report.get('glances', []))): continue
+        if h1.lower().startswith('the confirmatory study') or 'families' not in h1.lower():
+            out.append((rel, f"the families extension's page is titled {h1!r}, not as the families extension"))
+        if not s.get('hypTable'): out.append((rel, "the families extension's page shows no H1-H3 verdict table"))
+    for name in {r.split('/')[1] for r in seen if r.startswith('reports/') and r.endswith('/report.html')} - set(pages):
+        out.append((f'reports/{name}/report.html', "its study has no overview page (reports/NAME/index.html)"))
+    side = collections.Counter(seen.get('index.html', {}).get('sidebar', []))
+    out += [('index.html', f"the sidebar lists {t!r} {n} times") for t, n in side.items() if n > 1]
+    return out
+
 def screenshot(b:Browser, session:str, path:Path, max_h:int=6000):
     "A full-page PNG of the page (at most `max_h` px tall)."
     import base64
@@ -327,7 +378,7 @@ def main(argv=None) -> int:
     host = f'127.0.0.1:{srv.server_address[1]}'
     try: b = Browser(find_chromium())
     except FileNotFoundError as e: print(e); return 2
-    n_figs, ext_requests = collections.Counter(), collections.defaultdict(set)
+    n_figs, ext_requests, seen = collections.Counter(), collections.defaultdict(set), {}
     try:
         b.call('Browser.getVersion', timeout=60)
         for page in pages:
@@ -335,7 +386,8 @@ def main(argv=None) -> int:
             t = time.time()
             shot = shots / (rel.replace('/', '_').removesuffix('.html') + '.png') if shots else None
             want = expect.get(rel) if (site / rel).is_file() else None
-            try: probs, kinds, ext = check_page(b, f'http://{host}/{rel}', host, a.page_timeout, want, shot)
+            seen[rel] = {}
+            try: probs, kinds, ext = check_page(b, f'http://{host}/{rel}', host, a.page_timeout, want, shot, seen[rel])
             except (TimeoutError, RuntimeError) as e:
                 probs, kinds, ext = [f"browser: {e}"], collections.Counter(), []
                 if b.proc.poll() is not None: b.close(); b = Browser(find_chromium())
@@ -346,6 +398,7 @@ def main(argv=None) -> int:
                       f"fallback; {len(probs)} problems; {time.time() - t:.1f} s", flush=True)
     finally:
         b.close(); srv.shutdown(); srv.server_close()
+    for rel, p in study_page_problems(seen): problems[rel].append(p)
     external_all = {**{u: set(p) for u, p in external.items()}}
     for u, p in ext_requests.items(): external_all.setdefault(u, set()).update(p)
     if external_all:

@@ -89,6 +89,12 @@ def check_docs():
         c = sh(sys.executable, 'scripts/check_docs.py', f'{d}/site')
         return c.returncode == 0, f"{b.stdout.splitlines()[-1]}\n{c.stdout[-6000:]}\n{c.stderr[-2000:]}"
 
+def check_digest():
+    """Each committed report's digest states the numbers its glance figure draws, read from the drawn figure in
+    headless Chromium (scripts/check_digest.py), and its legend promises only what is drawn."""
+    r = sh(sys.executable, 'scripts/check_digest.py')
+    return r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+
 def check_claims():
     """scripts/check_claims.py passes on the committed studies, and fails on three planted changes in copies: one value
     of claims.csv; a coordinated edit of a merged table, its SHA-256 in the manifest and claims.csv (caught by the
@@ -197,7 +203,7 @@ def main():
     flags = ' '.join(sys.argv[1:])
     passed, failed = 0, []
     for check in (check_clean, check_jupyter, check_export, check_parameters, check_readme, check_claims, check_remerge,
-                  check_layers, check_module_sizes, check_docs):
+                  check_layers, check_module_sizes, check_digest, check_docs):
         t = time.time()
         ok, msg = check()
         print(f"{'PASS' if ok else 'FAIL'} {check.__name__} ({time.time() - t:.0f} s): {check.__doc__}"
