@@ -34,22 +34,16 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_digest import DIGEST_JS, digest_problems  # a report's digest against its glance figure
+from pe_anchor.render import find_chromium, VIEWPORT  # one definition each: the report's browser test uses them too
 
 CHROMIUM_FLAGS = ('--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
                   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-extensions',
                   '--disable-default-apps', '--mute-audio', '--hide-scrollbars')
-VIEWPORT = (1280, 1000)
 PLACEHOLDERS = ('generated here', 'Placeholder: no verdict table', 'results:begin', 'deviations:begin', 'costs:begin')
 MUST = {'index.html': 'the verdict table', '05_fragility.html': 'a committed figure',  # whatever the build says
         **{f'reports/{s}/report.html': 'the glance digest' for s in ('cpu', 'cpu-families')}}
 SHOTS = ('index.html', '05_fragility.html')  # screenshots taken with --screenshots
 EXTERNAL_OK = {'Image', 'Media', 'Ping', 'Other'}  # external resources that are listed, not problems
-
-def find_chromium() -> str:
-    for n in ('chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'):
-        if shutil.which(n): return shutil.which(n)
-    raise FileNotFoundError("check_docs needs headless Chromium: apt-get install -y chromium "
-                            "(or run PE_ANCHOR_BROWSER=1 bash scripts/setup.sh as root)")
 
 # ---------------------------------------------------------------- static links and anchors
 class Refs(html.parser.HTMLParser):
