@@ -20,13 +20,13 @@ from .plan import (read_manifest, unit_fingerprints, write_plan, run_unit, load_
 from .notebooks import write_report
 from .stored import (RESULTS, RECORD, result_folder, result_problem, unlisted, read_record, stored_files,
                               identity_problem)
-from .parts import run_name, stacked_results
+from .parts import run_name, stacked_results, holding
 from .weights import registered, part_runs, check_run
 
 # %% auto #0
 __all__ = ['SIGN_NAMESPACE', 'PartError', 'read_part', 'check_parts', 'merged_study', 'lacking_analyses', 'held_analyses',
            'missing_results', 'sign_part', 'check_signers', 'verify_part', 'signatures', 'check_merge_target',
-           'merge_parts', 'write_claims', 'merge_manifest']
+           'merge_parts', 'report_unit', 'write_claims', 'merge_manifest']
 
 # %% ../nbs/lib/24b_merge.ipynb #f12f2b66
 class PartError(ValueError):
@@ -38,9 +38,13 @@ def read_part(path) -> tuple:
     except ValueError as e: raise PartError(str(e)) from None
     try: m = read_manifest(p)
     except (OSError, ValueError) as e: raise PartError(f"{path}: {e}") from None
-    part, plan = m.get('part'), m.get('plan')
+    part, plan, what = m.get('part'), m.get('plan'), holding(m)
+    if what.startswith('a merged'): raise PartError(f"{path}: {what}, not a part: merge its parts instead")
+    if what == 'an unfinished merge':
+        raise PartError(f"{path}: {what} (killed before its end; run it again to finish it), not a part")
     if not isinstance(part, dict) or not isinstance(plan, dict):
-        raise PartError(f"{path}: not a part (no part in its manifest.json): make one with compute_part / --part")
+        raise PartError(f"{path}: not a part ({what or 'no part in its manifest.json'}): make one with "
+                        "compute_part / --part")
     try: study = study_from_dict(plan['study'] | dict(conditions=[registered(c) if isinstance(c, str) else c
                                                                   for c in plan['study'].get('conditions', [])]))
     except (ValueError, TypeError, KeyError) as e: raise PartError(f"{path}: its study cannot be read ({e})") from None
@@ -237,17 +241,22 @@ def _begin_merge(out:Path):
 def check_merge_target(out:Path, # the merge's out-dir
                        parts:list, # the part folders it merges
                       ):
-    "Refuse an out-dir holding a part or a reproduction that is not one of `parts`: a merge would rewrite it."
-    if not out.is_dir() or any(out == Path(p).expanduser().resolve() for p in parts): return
-    m, part = read_manifest(out), read_manifest(out).get('part')
-    if 'plan' in m and not (isinstance(part, dict) and 'merged' in part):
-        raise PartError(f"Output folder {out} holds {'a part' if isinstance(part, dict) else 'a reproduction'} that "
-                        "is not among the parts merged; a merge would rewrite it: choose another --out-dir, or name "
-                        "it as one of the parts")
+    """Refuse an out-dir a merge would break, before anything is written: a part (or what a killed part left) that is
+    not one of `parts`, or one of several `parts` (merged into, it would hold results of runs whose weights it lacks:
+    no longer a part). A part merged alone into its own folder stays a part (`merge_manifest`): a reproduction is."""
+    mine = [p for p in parts if Path(p).expanduser().resolve() == out]
+    if mine and len(parts) > 1:
+        raise PartError(f"Output folder {out} is the part {mine[0]}: merging other parts into it would leave it a "
+                        "merged study holding runs whose weights it lacks, no longer a part; choose another --out-dir")
+    if mine or not out.is_dir(): return
+    what = holding(read_manifest(out))
+    if what == 'a part' or what.startswith('an unfinished part'):
+        raise PartError(f"Output folder {out} holds {what} that is not among the parts merged; a merge would rewrite "
+                        "it: choose another --out-dir")
 
 # %% ../nbs/lib/24b_merge.ipynb #38a31e68
 def merge_parts(parts:list, # part folders (`compute_part`), or finished reproductions in parts
-                out_dir, # where the merged study goes (it may be one of the parts)
+                out_dir, # where the merged study goes (it may be the part itself, if it is the only one)
                 report:bool=True, # execute and render the report
                 progress:bool=True,
                 adopt_out_dir:bool|str=False, # a non-empty out-dir pe_anchor did not make (`check_out_dir`)
@@ -278,14 +287,19 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
             log.append(dict(step=a.name, status='merged', seconds=time.time() - st))
         st = time.time(); run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
         log.append(dict(step='claims', status='merged', seconds=time.time() - st))
-        report_step = lambda d: write_report(out, d, study, None, plugins)  # no run cache: a merge reads the parts
-        st, before = time.time(), begin_report(out) if report else {}
-        if report: run_unit(out, 'report', prints['report'], report_step)
-        if report: record_written(out, before)  # the notebook and figures it wrote are its own from now on
+        st = time.time()
+        if report: report_unit(out, study, prints['report'], plugins)
         if report: log.append(dict(step='report', status='merged', seconds=time.time() - st))
         merge_manifest(out, parts, study, where, signed)
     if progress: print(f"merged {len(parts)} part(s), {len(where)} per-run results, in {time.time() - t0:.1f} s: {out}")
     return dict(out_dir=out, study=study, seconds=time.time() - t0, parts=[str(p) for p in parts], steps=log)
+
+def report_unit(out:Path, study:StudyConfig, fingerprint:str, plugins=()):
+    """The report step of a merge or of `--redo-report` (`write_report` as the unit 'report'; no run cache: the
+    provenance is the manifest's): the notebook and figures it wrote are recorded as pe_anchor's (`written`)."""
+    before = begin_report(out)
+    run_unit(out, 'report', fingerprint, lambda d: write_report(out, d, study, None, plugins))
+    record_written(out, before)
 
 def write_claims(out:Path, # a reproduction whose analysis tables are current
                  dest:Path, # where `claims.csv` goes
@@ -301,8 +315,10 @@ def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict,
                    signed:dict|None=None, # {part: (signature, signer)} (`signatures`; None: not checked)
                   ):
     """Record in the manifest the parts merged (their names, paths from `out`, runs, costs, whether each was signed and
-    by whom) and every result's record."""
-    m = read_manifest(out)
+    by whom) and every result's record; a part merged alone into its own folder keeps its own fields (its runs and
+    their weights), so it stays a part that merges again."""
+    m, alone = read_manifest(out), [Path(p).expanduser().resolve() for p in parts] == [out]
+    own = m.get('part') if alone and isinstance(m.get('part'), dict) else {}  # a part merged into itself stays a part
     merged = []
     for p in parts:
         pm = read_manifest(Path(p).expanduser().resolve())
@@ -313,7 +329,7 @@ def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict,
                            signature=(signed or {}).get(p, ('not checked', None))[0],
                            signer=(signed or {}).get(p, ('not checked', None))[1]))
     results = {f'{a}/{r}': read_record(out, a, r) for a, r in sorted(where)}
-    m['part'] = dict(name=read_manifest(Path(parts[0]).expanduser().resolve())['part'].get('name'),
+    m['part'] = own | dict(name=read_manifest(Path(parts[0]).expanduser().resolve())['part'].get('name'),
                      keys=[list(k) for k in study.run_keys], results_version=RESULTS_VERSION, results=results,
                      merged=merged, finished=time.strftime('%Y-%m-%d %H:%M:%S'),
                      unbound=sorted(k for k, r in results.items() if not r.get('weights_sha256')))  # made before

@@ -37,6 +37,10 @@ def _files(folder:Path, names) -> dict:
                 found[rel] = sha256_of(read_regular(p)) if p.is_file() and not p.is_symlink() else None
     return found
 
+def _under(rel:str, paths) -> bool:
+    "Is `rel` one of `paths`, or under one of them?"
+    return any(rel == p or rel.startswith(f'{p}/') for p in paths)
+
 def report_files(folder) -> dict:
     "{relative path: SHA-256 (None for a link)} of every file under the report step's paths (`REPORT_PATHS`)."
     return _files(Path(folder), REPORT_PATHS)
@@ -62,25 +66,33 @@ def _whole_result(folder:Path, rel:str) -> bool:
 
 def user_edits(folder, # an output folder pe_anchor owns
                report:bool=False, # a report step follows: its files (`REPORT_PATHS`) count too
+               paths=(), # what another step writes (e.g. the section notebooks): present, each must be recorded
               ) -> list:
     """The files of `folder` a merge or part would replace that hold the user's bytes: every file the manifest records
     whose bytes differ (or that became a link), a whole stored result aside (`_whole_result`); with `report`, also the
     report step's files it recorded (`written`) and, before the first report step ever started here, every file under
-    `REPORT_PATHS`: none is pe_anchor's yet."""
+    `REPORT_PATHS`: none is pe_anchor's yet; every file under `paths` not recorded in `written` with its bytes (unless
+    the folder's report was made before `written` existed: its files are taken as pe_anchor's, as they were)."""
     folder, m = Path(folder), _manifest(folder)
     ours = written_files(folder, report)
     inside = [k for k in ours if isinstance(k, str) and k and '..' not in Path(k).parts and not Path(k).is_absolute()]
     edits = [k for k, h in _files(folder, inside).items() if h != ours.get(k) and not _whole_result(folder, k)]
-    started = 'report' in (m.get('units') or {}) or WRITTEN in m  # its files since are pe_anchor's, or in `written`
+    w = m.get(WRITTEN) if isinstance(m.get(WRITTEN), dict) else None  # `begin_report` left it empty, or it records
+    begun = w == {} or REPORT_PATHS[1] in (w or {})  # the report's notebook: a report step began here
+    started = 'report' in (m.get('units') or {}) or begun  # its files since are pe_anchor's, or in `written`
     if report and not started: edits += [k for k, h in report_files(folder).items() if ours.get(k) != h]
+    if WRITTEN in m or 'report' not in (m.get('units') or {}):  # else made before `written`: trusted, as before
+        mine = written_files(folder, report=True)
+        edits += [k for k, h in _files(folder, paths).items() if mine.get(k) != h]
     return sorted(set(edits))
 
 def check_user_edits(folder, # an output folder pe_anchor owns
                      adopt:bool|str=False, # the fingerprint of the files the user lets it replace (`--adopt-out-dir`)
                      report:bool=False, # a report step follows (`user_edits`)
+                     paths=(), # what another step writes (`user_edits`)
                     ) -> list:
     "The user's files in `folder` where pe_anchor writes (`user_edits`), if `adopt` lets it replace them; else refused."
-    edits = user_edits(folder, report)
+    edits = user_edits(folder, report, paths)
     fp = adoption_fingerprint(edits)
     if edits and adopt != fp:
         raise AdoptionRefused(
@@ -89,18 +101,22 @@ def check_user_edits(folder, # an output folder pe_anchor owns
             f"away, or let it replace them: run again with --adopt-out-dir={fp} (adopt_out_dir={fp!r})")
     return edits
 
-def begin_report(folder) -> dict:
-    "Mark the report step started (an empty `written`, if none), before it writes; return `report_files` as they are."
+def begin_report(folder,
+                 paths=REPORT_PATHS, # what the step writes
+                ) -> dict:
+    "Before a step writes: return its files as they are; for the report, mark it begun (an empty `written`, if none)."
     m = _manifest(folder)
-    if WRITTEN not in m: save_json(m | {WRITTEN: {}}, Path(folder) / 'manifest.json')
-    return report_files(folder)
+    if WRITTEN not in m and tuple(paths) == REPORT_PATHS: save_json(m | {WRITTEN: {}}, Path(folder) / 'manifest.json')
+    return _files(Path(folder), paths)
 
 def record_written(folder, # an output folder
-                   before:dict, # `begin_report(folder)`: the report step's files before it ran
+                   before:dict, # `begin_report(folder, paths)`: the step's files before it ran
+                   paths=REPORT_PATHS, # what the step writes
                   ):
-    "Record in the manifest (`written`) the files under `REPORT_PATHS` the report step wrote, and those it kept."
+    "Record in the manifest (`written`) the files under `paths` the step wrote, and those it kept; the rest as it was."
     folder, m = Path(folder), _manifest(folder)
     old, units = m.get(WRITTEN) if isinstance(m.get(WRITTEN), dict) else {}, recorded_files(folder)
-    now = report_files(folder)  # the units' own files (`report.html`) stay recorded by their unit only
-    m[WRITTEN] = {k: h for k, h in now.items() if h and k not in units and (before.get(k) != h or old.get(k) == h)}
-    save_json(m, folder / 'manifest.json')
+    now = _files(folder, paths)  # the units' own files (`report.html`) stay recorded by their unit only
+    new = {k: h for k, h in old.items() if not _under(k, paths)} | {
+        k: h for k, h in now.items() if h and k not in units and (before.get(k) != h or old.get(k) == h)}
+    if new or WRITTEN in m: save_json(m | {WRITTEN: new}, folder / 'manifest.json')  # an empty one: a report begun

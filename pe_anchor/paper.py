@@ -8,14 +8,15 @@ import json, time
 from pathlib import Path
 import pandas as pd
 from .core import RPI_ESTIMATORS
-from .files import check_out_dir, claim_out_dir, out_dir_lock
+from .files import check_out_dir, claim_out_dir, out_dir_lock, out_dir_state
+from .owned import check_user_edits, begin_report, record_written
 from .study import StudyConfig, study_to_dict
 from .units import ANALYSIS_UNITS
 from .plan import (read_plan, unit_fingerprints, unit_problem, unit_done, unit_names, analysis_names,
                             write_plan, run_unit, check_inputs, read_manifest)
-from .notebooks import LOG_FILE, write_report, committed_notebooks, run_committed
+from .notebooks import LOG_FILE, committed_notebooks, run_committed
 from .parts import compute_part
-from .merge import merge_parts, merged_study, write_claims
+from .merge import merge_parts, merged_study, write_claims, report_unit
 
 # %% auto #0
 __all__ = ['PLUMBING_PRESETS', 'claim_verdict', 'verdict_lines', 'duration', 'where_lines', 'summary_lines', 'analysis_notebooks',
@@ -77,8 +78,12 @@ def section_notebooks(out:Path, study:StudyConfig, cache:Path,
     if not redo and all((out / 'notebooks' / p.name).exists() for p in nbs):
         return dict(step='notebooks', status='reused', seconds=0.0)
     params = dict(committed=str(out), study=json.dumps(study_to_dict(study)), out_dir=str(out), cache_root=str(cache))
+    paths, owned = [*(f'notebooks/{p.name}' for p in nbs), 'figures'], out_dir_state(out) == 'owned'
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
+        if owned: check_user_edits(out, adopt_out_dir, paths=paths)  # a notebook or figure of the user's: refused
+        before = begin_report(out, paths)
         for p in nbs: run_committed(p, out / 'notebooks' / p.name, params, log=out / LOG_FILE, plugins=plugins)
+        record_written(out, before, paths)  # the notebooks and figures it wrote are its own from now on
     return dict(step='notebooks', status='ran', seconds=time.time() - t0)
 
 # %% ../nbs/lib/24c_paper.ipynb #4844c7e1
@@ -142,14 +147,16 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
     For a change to the claims or the report code; a changed analysis needs `reproduce`."""
     out, t0, log = Path(out_dir).expanduser().resolve(), time.time(), []
     check_rerender(out, adopt_out_dir)  # nothing is written into a folder that fails a check
+    owned = out_dir_state(out) == 'owned'  # else `check_out_dir` listed every file at risk (an adoption)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         study, prints = check_rerender(out, adopt_out_dir)  # again, now that no one else writes
+        if owned: check_user_edits(out, adopt_out_dir, report)  # a file the user edited is never replaced unasked
         write_plan(out, study)
-        steps = [('claims', lambda d: write_claims(out, d, study))]
-        if report: steps.append(('report', lambda d: write_report(out, d, study, None, plugins)))
-        for unit, compute in steps:
-            st = time.time(); run_unit(out, unit, prints[unit], compute)
-            log.append(dict(step=unit, status='ran', seconds=time.time() - st))
+        st = time.time(); run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
+        log.append(dict(step='claims', status='ran', seconds=time.time() - st))
+        st = time.time()
+        if report: report_unit(out, study, prints['report'], plugins)  # what it writes is recorded as its own
+        if report: log.append(dict(step='report', status='ran', seconds=time.time() - st))
     if progress: print('\n'.join(summary_lines(out, study.preset, pd.DataFrame(log), time.time() - t0)))
     return dict(out_dir=out, study=study, steps=pd.DataFrame(log), seconds=time.time() - t0,
                 report=out / 'report.html' if report else None)

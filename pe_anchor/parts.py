@@ -30,8 +30,9 @@ from .stored import RESULTS, RECORD, result_folder, read_result, result_problem,
 
 # %% auto #0
 __all__ = ['GOLDEN_SETTINGS', 'TRAIN_COST', 'golden_study', 'run_name', 'stored_tables', 'result_needed', 'result_task',
-           'analyses_with_needs', 'part_graph', 'part_keys', 'check_study_data', 'check_runs', 'compute_results',
-           'compute_part', 'run_costs', 'part_manifest', 'stacked_results', 'analysis_results', 'merged_results']
+           'analyses_with_needs', 'part_graph', 'holding', 'part_keys', 'check_study_data', 'check_runs',
+           'compute_results', 'compute_part', 'run_costs', 'part_manifest', 'stacked_results', 'analysis_results',
+           'merged_results']
 
 # %% ../nbs/lib/24a_parts.ipynb #e7ad9774
 GOLDEN_SETTINGS = dict(preset='smoke', pe='ape,none', seeds=[0, 1], n_perms=1, n_images=64, fragility_images=64,
@@ -121,6 +122,21 @@ def part_graph(study:StudyConfig, # the study of the part
             g[a.name, k] = Task(on_run, (result_task, str(rdir), args), after=after, cost=a.cost)
     return g
 
+# %% ../nbs/lib/24a_parts.ipynb #d465cec6
+def holding(m:dict, # a folder's manifest (`read_manifest`)
+           ) -> str:
+    """What an out-dir holds, in words for a refusal: 'a part' (also a part merged into its own folder, as a
+    reproduction is), 'a merged study (its parts: ...)', 'an unfinished merge', 'an unfinished part or reproduction'
+    (a plan, no part block yet) or '' (no study)."""
+    part = m.get('part')
+    if not isinstance(part, dict): return 'an unfinished part or reproduction' if 'plan' in m else ''
+    if 'merged' not in part or isinstance(part.get('runs'), list): return 'a part'
+    names = [str(x.get('folder'))[:60] for x in part['merged'] if isinstance(x, dict)] if isinstance(
+        part['merged'], list) else []
+    if not names: return 'an unfinished merge'
+    return f"a merged study (its parts: {', '.join(names[:6])}{', ...' if len(names) > 6 else ''})"
+
+
 # %% ../nbs/lib/24a_parts.ipynb #28a49e94
 def part_keys(study:StudyConfig, # the study
               conditions=None, # a subset of its conditions (None: all)
@@ -177,6 +193,9 @@ def compute_part(study:StudyConfig|str, # the study (or a preset name)
     """Train or load the part's runs and store every per-run result of `analyses`; write its manifest. An analysis
     left out is added later from the part's weights (`amend_part`), if it reads only the final model."""
     study, out, cache = check_inputs(study, device, out_dir, cache_root, adopt_out_dir)
+    if (what := holding(read_manifest(out))).startswith(('a merged', 'an unfinished merge')):
+        raise ValueError(f"Output folder {out} holds {what}, not a part: a part computed there would overwrite its "
+                         "manifest; choose another --out-dir")
     keys = [tuple(k) for k in (keys or study.run_keys)]
     bad = [k for k in keys if k not in study.run_keys]
     if bad: raise ValueError(f"Runs {bad} are not runs of the study (its runs: {study.run_keys})")

@@ -11,7 +11,7 @@ from .files import load_json, file_problem, file_sha256
 
 # %% auto #0
 __all__ = ['RESULTS', 'RECORD', 'SAFE_NAME', 'STRING_COLUMNS', 'IDENTITY', 'result_folder', 'read_result', 'result_problem',
-           'read_record', 'unlisted', 'stored_files', 'identity_problem', 'weights_problem']
+           'read_record', 'unlisted', 'stored_files', 'identity_problem']
 
 # %% ../nbs/lib/24_stored.ipynb #8e2c4f01
 RESULTS = 'results'  # the folder of per-run results inside an out-dir
@@ -98,13 +98,3 @@ def identity_problem(rec:dict, # a result's record
                 f"...), the part's run list says {str(theirs['weights_sha256'])[:12]}... "
                 f"(config {str(theirs['config_sha256'])[:12]}...)")
     return ''
-
-def weights_problem(part, # a part's folder
-                    run:dict, # one entry of its manifest's `part.runs`
-                   ) -> str:
-    "Why the weights file the part holds for `run` is not the one its manifest lists ('' if it is, or it holds none)."
-    w = run.get('weights') if isinstance(run.get('weights'), dict) else {}
-    if not w or not SAFE_NAME.fullmatch(str(run.get('run'))): return ''
-    f = Path(part) / 'weights' / f"{run['run']}.safetensors"
-    if not f.exists() and not f.is_symlink(): return ''
-    return file_problem(f, w.get('weights_sha256'), 'weights file', "the part's run list")
