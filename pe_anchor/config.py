@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/00a_config.ipynb #2c159ae3
 from __future__ import annotations
-import hashlib, importlib.util, json, math, os, re
+import ast, hashlib, importlib.util, json, math, os, re
 from dataclasses import fields, replace, asdict
 from functools import partial
 from pathlib import Path
@@ -16,11 +16,11 @@ from .core import (check_choice, CONDITION_COLORS, condition_settings, CONDITION
 
 # %% auto #0
 __all__ = ['MAX_DIGITS', 'MAX_SEED', 'MAX_THREADS', 'MAX_SEEDS', 'LIMITS', 'FIELD_RULES', 'SEEDS_WANT', 'CHECKOUT_ENV',
-           'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice', 'parse_pair', 'parse_name',
-           'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds', 'validate_config',
+           'MAX_OVERRIDE', 'field_error', 'parse_int', 'parse_number', 'parse_bool', 'parse_choice', 'parse_pair',
+           'parse_name', 'parse_text', 'parse_field', 'as_list', 'parse_conditions', 'parse_seeds', 'validate_config',
            'config_fields', 'make_config', 'register_condition', 'config_to_dict', 'config_from_dict',
            'package_version', 'config_hash', 'is_checkout', 'find_checkout', 'checkout_root', 'notebook_checkout',
-           'data_dir', 'reference_csv']
+           'data_dir', 'reference_csv', 'parse_overrides']
 
 # %% ../nbs/lib/00a_config.ipynb #a1c0de02
 def _show(value, limit:int=60) -> str:
@@ -308,3 +308,20 @@ def reference_csv() -> Path:
     """The paper's reported numbers: `data/paper_reference.csv` of the checkout, else in `data_dir()`."""
     here = checkout_root() / 'data' / 'paper_reference.csv'
     return here if here.exists() else data_dir() / 'paper_reference.csv'
+
+# %% ../nbs/lib/00a_config.ipynb #5839194e
+MAX_OVERRIDE = 10_000  # characters of one `field=value`: longer is no config value
+
+def parse_overrides(items) -> dict:
+    """Turn ['epochs=3', 'name=cifar10'] into {'epochs': 3, 'name': 'cifar10'} (types and ranges are checked by
+    `make_config`)."""
+    out = {}
+    for it in items or []:
+        if '=' not in it: raise ValueError(f"Override {it[:80]!r} is not of the form field=value")
+        if len(it) > MAX_OVERRIDE: raise ValueError(f"Override {it[:40]!r}... is {len(it)} characters long; "
+                                                    f"at most {MAX_OVERRIDE}")
+        k, v = it.split('=', 1)
+        if k in out: raise ValueError(f"Override {k!r} is given twice: {out[k]!r} and {v!r}")
+        try: out[k] = ast.literal_eval(v)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError): out[k] = v
+    return out

@@ -18,8 +18,10 @@ from .claims import layer_curves, late_layers, early_layer
 from .confirm import preregistration
 
 # %% auto #0
-__all__ = ['LADDER_PARTS', 'LADDER_DASH', 'LADDER_STUDIES', 'LADDER_PARTS_DIRS', 'ladder_stats', 'seeds_needed', 'ladder_table',
-           'run_accuracies', 'ladder_profiles', 'plot_ladder', 'committed_ladder', 'ladder_markdown', 'write_ladder']
+__all__ = ['LADDER_PARTS', 'LADDER_DASH', 'LADDER_STUDIES', 'LADDER_PARTS_DIRS', 'PILOT_PARTS', 'ladder_stats', 'seeds_needed',
+           'ladder_table', 'run_accuracies', 'on_side', 'needed_text', 'shortfall', 'ladder_decision',
+           'decision_markdown', 'ladder_profiles', 'plot_ladder', 'committed_ladder', 'ladder_markdown', 'write_ladder',
+           'pilot_parts', 'peak_at_zero', 'ladder_page']
 
 # %% ../nbs/lib/27b_ladder.ipynb #2675191e
 def ladder_stats(prof:pd.DataFrame, # one study's `ssdc_profiles` table
@@ -90,6 +92,54 @@ def run_accuracies(parts:list) -> pd.DataFrame:
                              test_acc=r['test_acc']))
     return pd.DataFrame(rows)
 
+# %% ../nbs/lib/27b_ladder.ipynb #0af2ceee
+def on_side(r, # a row of `ladder_table`
+            what:str, # a part of `LADDER_PARTS`
+            pr:dict|None=None) -> bool:
+    "Is the row's mean on the side of the threshold the part must show (so that enough seeds would show it)?"
+    pr = pr or preregistration()
+    col, above, th = LADDER_PARTS[what]
+    if above is None: above = pr['claims']['C7']['direction'][r['condition']] == '>'
+    gap = r[col] - (pr[th] if th else 0.0)
+    return bool(gap > 0) if above else bool(gap < 0)
+
+def needed_text(n:float, # seeds needed (`seeds_needed`; inf: none)
+                side:bool, # the mean on the right side (`on_side`)
+               ) -> str:
+    "The seeds needed in words: a number, 'never (wrong side)', or 'more than 1000'."
+    return f"{n:.0f}" if np.isfinite(n) else 'more than 1000' if side else 'never (wrong side)'
+
+def shortfall(r, # a row of `ladder_table` (None: the condition was not measured at that depth)
+              what:str, # a part of `LADDER_PARTS`
+              seeds:int, pr:dict) -> str:
+    "Why `seeds` seeds cannot show the part ('' if they can, at power 0.8)."
+    if r is None: return 'not measured'
+    n = r[f'seeds for {what}']
+    return '' if n <= seeds else needed_text(n, on_side(r, what, pr))
+
+def ladder_decision(lt:pd.DataFrame, # `ladder_table`
+                    estimator:str='batch', # the pre-registration's RPI estimator
+                    seeds:int=6, # the confirmatory study's seeds
+                    pr:dict|None=None) -> pd.DataFrame:
+    "Per depth: can a study of `seeds` seeds decide C2 and C7's premise in every deciding condition (power 0.8)?"
+    pr, rows = pr or preregistration(), []
+    parts = {'C2': pr['claims']['C2']['deciding'], 'C7 premise': pr['claims']['C7']['deciding']}
+    for d, g in lt[lt.estimator == estimator].groupby('depth'):
+        rows_c = {r.condition: r for _, r in g.iterrows()}
+        short = [f"{w} `{c}` ({shortfall(rows_c.get(c), w, seeds, pr)})" for w, cs in parts.items() for c in cs
+                 if shortfall(rows_c.get(c), w, seeds, pr)]
+        rows.append(dict(depth=int(d), estimator=estimator, seeds=seeds, testable=not short,
+                         short_of='; '.join(short)))
+    return pd.DataFrame(rows)
+
+def decision_markdown(dec:pd.DataFrame, # `ladder_decision`
+                     ) -> str:
+    "The decision in words: per depth, testable or what falls short."
+    lines = [f"- depth {r.depth}: " + ('**testable** with ' + str(r.seeds) + ' seeds' if r.testable else
+             f"**not testable** with {r.seeds} seeds: {r.short_of}") for r in dec.itertuples()]
+    return (f"**The decision** ({dec.estimator.iloc[0]} RPI; every deciding condition of C2 and of C7's premise at "
+            f"power 0.8, `lib/27b_ladder`'s `ladder_decision`):\n\n" + '\n'.join(lines))
+
 # %% ../nbs/lib/27b_ladder.ipynb #71329939
 def ladder_profiles(profs:list, # `ssdc_profiles` tables of several studies (a depth each)
                    ) -> pd.DataFrame:
@@ -135,25 +185,75 @@ def committed_ladder(root=None, # a checkout (default: this one)
 
 def ladder_markdown(lt:pd.DataFrame, # `ladder_table`
                     estimator:str='batch') -> str:
-    "The ladder as a Markdown table: per depth and condition, each statistic (mean ± SD) and the seeds each part needs."
+    "The ladder as a Markdown table: per depth and condition, each statistic (mean ± SD), the seeds each part needs."
     ms = lambda r, c: f"{r[c]:.3f} ± {r[c + '_sd']:.3f}"
-    need = lambda v: 'never (wrong side)' if np.isinf(v) else f"{v:.0f}"
+    need = lambda r, w: needed_text(r[f'seeds for {w}'], on_side(r, w))
     head = ('| depth | condition | seeds | test acc. | C2: late SSDC | C7: R | C7: R_e (layer ≤ L_e) | C7: D | '
             'seeds for C2 | for C7 premise | for C7 |')
     rows = [f"| {r.depth} | `{r.condition}` | {r.seeds} | {r.test_acc:.3f} | {ms(r, 'c2_late')} | {ms(r, 'R')} | "
-            f"{ms(r, 'R_e')} (L_e = {r.early_layer}) | {ms(r, 'D')} | {need(r['seeds for C2'])} | "
-            f"{need(r['seeds for C7 premise'])} | {need(r['seeds for C7'])} |"
+            f"{ms(r, 'R_e')} (L_e = {r.early_layer}) | {ms(r, 'D')} | {need(r, 'C2')} | {need(r, 'C7 premise')} | "
+            f"{need(r, 'C7')} |"
             for _, r in lt[lt.estimator == estimator].iterrows()]
     return '\n'.join([head, '|' + '---|' * 11, *rows])
 
 def write_ladder(dest, # the ladder's folder, e.g. reports/cpu-deep-pilot
                  root=None) -> list:
-    "Write the committed ladder: `ladder.csv` (`ladder_table`), `ladder_profiles.csv`, the figure (SVG, PNG), `ladder.md`."
+    "Write the ladder: `ladder.csv`, `ladder_profiles.csv`, the figure (PNG), `ladder.md` with the decision, the page."
     st, acc, profs = committed_ladder(root)
     dest, lt, lp = Path(dest), ladder_table(st, acc), ladder_profiles(profs)
     save_table(lt, dest / 'ladder.csv')
     save_table(lp, dest / 'ladder_profiles.csv')
-    text = '\n\n'.join(f"**SSDC under {e} RPI**\n\n" + ladder_markdown(lt, e) for e in RPI_ESTIMATORS) + '\n'
+    text = '\n\n'.join([f"**SSDC under {e} RPI**\n\n" + ladder_markdown(lt, e) for e in RPI_ESTIMATORS]
+                       + [decision_markdown(ladder_decision(lt))]) + '\n'
     with atomic_write(dest / 'ladder.md', 'w') as f: f.write(text)
     figs = save_static(plot_ladder(lp), 'ladder', dest / 'figures')
-    return [dest / 'ladder.csv', dest / 'ladder_profiles.csv', dest / 'ladder.md', *figs]
+    with atomic_write(dest / 'README.md', 'w') as f: f.write(ladder_page(lt, st, pilot_parts(root), text))
+    return [dest / 'ladder.csv', dest / 'ladder_profiles.csv', dest / 'ladder.md', *figs, dest / 'README.md']
+
+# %% ../nbs/lib/27b_ladder.ipynb #647388bd
+PILOT_PARTS = 'reports/cpu-deep-pilot-parts/*'  # the pilot's parts, in a checkout
+
+def pilot_parts(root=None) -> list:
+    "One row per part of the pilot: its folder, runs, commit, the training seconds of each run and what was amended."
+    rows = []
+    for p in sorted(Path(root or checkout_root()).glob(PILOT_PARTS)):
+        if not (p / 'manifest.json').exists(): continue
+        part = load_json(p / 'manifest.json', 'Part manifest', kind=dict)['part']
+        runs = ', '.join(f"{t['condition']} {t['seed']} ({t['seconds']:,.0f} s)" for t in part['trained'])
+        rows.append(dict(part=p.name, runs=runs, commit=str(part['provenance']['git']['commit'])[:10],
+                         seconds=part['seconds'], amended=', '.join(sorted(part.get('amended') or {}))))
+    return rows
+
+def peak_at_zero(st:pd.DataFrame, # `ladder_stats`
+                 estimator:str='batch') -> pd.DataFrame:
+    "Per depth and condition: seeds whose SSDC under RPI peaks at layer 0 (R = 0), of all seeds."
+    g = st[st.estimator == estimator].groupby(['depth', 'condition'], sort=False)
+    return g.R.agg(at_zero=lambda r: int((r <= 0).sum()), seeds='size').reset_index()
+
+def ladder_page(lt:pd.DataFrame, # `ladder_table`
+                st:pd.DataFrame, # `ladder_stats`
+                parts:list, # `pilot_parts`
+                tables:str, # the ladder's Markdown (`ladder.md`)
+               ) -> str:
+    "The pilot's page: what it is, its parts, the figure, the tables and the decision, the layer-0 peaks."
+    z = peak_at_zero(st)
+    zero = '; '.join(f"`{c}` at depth {', '.join(f'{r.depth} ({r.at_zero} of {r.seeds})' for r in g.itertuples())}"
+                     for c, g in z[z.at_zero > 0].groupby('condition', sort=False))
+    lines = ["# The depth ladder's pilot (`cpu-deep`, exploratory)", '',
+             '<!-- written by pe_anchor.ladder.write_ladder from the parts\' manifests and the merged tables -->', '',
+             "**Exploratory: seeds 0 and 1 decide nothing.** The `cpu` recipe at depths " +
+             ' and '.join(str(d) for d in sorted(set(lt.depth)) if d != 4) + " (issue 52, the `cpu-deep` preset of "
+             "`lib/00_core`, its depth set by `--study \"overrides={'depth': d}\"`), `ape`, `sincos`, `rope`, to "
+             "measure how large and how noisy C7's and C2's statistics are as depth grows. Depth 4 is the committed "
+             "confirmatory study (`reports/cpu`, seeds 100-105).", '',
+             '| part | runs (training) | clean commit | wall | amended |',
+             '|---|---|---|---|---|']
+    lines += [f"| [`{r['part']}`](../cpu-deep-pilot-parts/{r['part']}/manifest.json) | {r['runs']} | `{r['commit']}` | "
+              f"{r['seconds'] / 60:.0f} min | {r['amended'] or '-'} |" for r in parts]
+    lines += ['', 'Each part commits its runs\' final weights (`weights/`); the merged tables are in `depth-<d>/`; the '
+              'ladder in [`ladder.csv`](ladder.csv) and [`ladder_profiles.csv`](ladder_profiles.csv). How to read: '
+              '`lib/27b_ladder` ("seeds for" is the number of seeds a study would need for power 0.8 at the one-sided '
+              '0.025 level if the pilot\'s mean and SD were true; with two seeds the SD is itself very uncertain).', '',
+              '![SSDC under RPI across the ladder](figures/ladder.png)', '', tables.strip(), '',
+              f"**Peaks at layer 0** (batch RPI; R = 0 there, so C7's premise R > ε cannot hold): {zero or 'none'}."]
+    return '\n'.join(lines) + '\n'

@@ -17,7 +17,7 @@ from .confirm import study_claims
 from .hypotheses import study_records
 from .plan import (read_manifest, unit_fingerprints, write_plan, run_unit, load_tables, analysis_names,
                             record_lacking)
-from .notebooks import write_report
+from .notebooks import write_report, check_plotly_js
 from .stored import (RESULTS, RECORD, result_folder, result_problem, unlisted, read_record, stored_files,
                               identity_problem)
 from .parts import run_name, stacked_results, holding
@@ -262,9 +262,11 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
                 adopt_out_dir:bool|str=False, # a non-empty out-dir pe_anchor did not make (`check_out_dir`)
                 plugins=(), # plug-ins the report notebook loads first (`plugin_cell`): those the parts were made with
                 allowed_signers=None, # an allowed-signers file: every part must be signed by one of its keys
+                plotly_js=None, # a shared plotly.js file the report loads (`write_plotly_js`; None: its own copy)
                ) -> dict:
     """Verify the parts, copy their per-run results into `out_dir`, combine them into every analysis's tables, test
     the claims and render the report: no run cache, no training. Refused parts write nothing."""
+    check_plotly_js(plotly_js)
     signed = signatures(parts, allowed_signers)  # every part verified, when signers are given
     study, where = check_parts(parts)
     missing, lacking = missing_results(study, where), lacking_analyses(study, where)
@@ -288,17 +290,17 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
         st = time.time(); run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
         log.append(dict(step='claims', status='merged', seconds=time.time() - st))
         st = time.time()
-        if report: report_unit(out, study, prints['report'], plugins)
+        if report: report_unit(out, study, prints['report'], plugins, plotly_js)
         if report: log.append(dict(step='report', status='merged', seconds=time.time() - st))
         merge_manifest(out, parts, study, where, signed)
     if progress: print(f"merged {len(parts)} part(s), {len(where)} per-run results, in {time.time() - t0:.1f} s: {out}")
     return dict(out_dir=out, study=study, seconds=time.time() - t0, parts=[str(p) for p in parts], steps=log)
 
-def report_unit(out:Path, study:StudyConfig, fingerprint:str, plugins=()):
+def report_unit(out:Path, study:StudyConfig, fingerprint:str, plugins=(), plotly_js=None):
     """The report step of a merge or of `--redo-report` (`write_report` as the unit 'report'; no run cache: the
     provenance is the manifest's): the notebook and figures it wrote are recorded as pe_anchor's (`written`)."""
     before = begin_report(out)
-    run_unit(out, 'report', fingerprint, lambda d: write_report(out, d, study, None, plugins))
+    run_unit(out, 'report', fingerprint, lambda d: write_report(out, d, study, None, plugins, plotly_js))
     record_written(out, before)
 
 def write_claims(out:Path, # a reproduction whose analysis tables are current

@@ -14,7 +14,7 @@ from .study import StudyConfig, study_to_dict
 from .units import ANALYSIS_UNITS
 from .plan import (read_plan, unit_fingerprints, unit_problem, unit_done, unit_names, analysis_names,
                             write_plan, run_unit, check_inputs, read_manifest)
-from .notebooks import LOG_FILE, committed_notebooks, run_committed
+from .notebooks import LOG_FILE, committed_notebooks, run_committed, check_plotly_js
 from .parts import compute_part
 from .merge import merge_parts, merged_study, write_claims, report_unit
 
@@ -54,7 +54,7 @@ def where_lines(out:Path) -> list:
     "Where a reproduction's outputs are, one line each (those that exist)."
     figs = len(list((out / 'figures').glob('*.png')))
     items = [('output', out, ''), ('report', out / 'report.html', ''), ('claims', out / 'claims.csv', ''),
-             ('figures', out / 'figures', f' ({figs} figures, PNG and SVG)'), ('notebooks', out / 'notebooks', ''),
+             ('figures', out / 'figures', f' ({figs} figures, PNG)'), ('notebooks', out / 'notebooks', ''),
              ('log', out / LOG_FILE, " (warnings; the kernels' own output)")]
     return [f"  {k:<10}{p}{note}" for k, p, note in items if p.exists()]
 
@@ -142,10 +142,12 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
              progress:bool=True,
              adopt_out_dir:bool=False, # redo a reproduction whose folder has no pe_anchor marker (made before markers)
              plugins=(), # modules the report notebook imports first (`plugin_cell`)
+             plotly_js=None, # a shared plotly.js file the report loads (`write_plotly_js`; None: its own copy)
             ) -> dict:
     """Redo the claims (and the report) of a finished reproduction from its tables alone: no run cache, no training.
     For a change to the claims or the report code; a changed analysis needs `reproduce`."""
     out, t0, log = Path(out_dir).expanduser().resolve(), time.time(), []
+    check_plotly_js(plotly_js)
     check_rerender(out, adopt_out_dir)  # nothing is written into a folder that fails a check
     owned = out_dir_state(out) == 'owned'  # else `check_out_dir` listed every file at risk (an adoption)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
@@ -155,7 +157,7 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
         st = time.time(); run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
         log.append(dict(step='claims', status='ran', seconds=time.time() - st))
         st = time.time()
-        if report: report_unit(out, study, prints['report'], plugins)  # what it writes is recorded as its own
+        if report: report_unit(out, study, prints['report'], plugins, plotly_js)  # recorded as its own
         if report: log.append(dict(step='report', status='ran', seconds=time.time() - st))
     if progress: print('\n'.join(summary_lines(out, study.preset, pd.DataFrame(log), time.time() - t0)))
     return dict(out_dir=out, study=study, steps=pd.DataFrame(log), seconds=time.time() - t0,

@@ -171,7 +171,7 @@ def check_param_values(values:dict, # `globals()` after the parameters cell
 EARLY_STUDY_RULES = ('n_images', 'fragility_images', 'pe_scales', 'allow_extrapolation', 'matched')  # `n_perms`:
 # the study's own check names its bound (`MAX_PERMS`, lib/15_study)
 
-def check_study_settings(settings:dict, # `--study` KEY=VALUE pairs, parsed (`pe_anchor.cli.parse_overrides`)
+def check_study_settings(settings:dict, # `--study` KEY=VALUE pairs, parsed (`pe_anchor.config.parse_overrides`)
                         ) -> dict:
     "`settings` if every key is a study setting and every value keeps its rule (`PARAM_RULES`), else a ValueError."
     valid = sorted(study_fields() - {'preset', 'conditions'} | {'severities'})  # `make_study`'s arguments

@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/23_plan.ipynb #a51f2f11
 from __future__ import annotations
-import hashlib, json, re, shutil, time
+import hashlib, json, os, re, shutil, time
 from pathlib import Path, PurePosixPath
 import pandas as pd
 from .core import check_choice
@@ -16,20 +16,17 @@ from .training import run_dir
 from .cache import default_cache_root
 from .study import StudyConfig, make_study, study_from_dict, study_to_dict
 from .claims import claim_thresholds
-from .units import ANALYSIS_UNITS, PAPER_ANALYSES, analysis_settings
+from .units import ANALYSIS_UNITS, PAPER_ANALYSES, analysis_fingerprint
 from .confirm import preregistration
 from .hypotheses import study_records
 
 # %% auto #0
-__all__ = ['ENGINE', 'PUBLISHED', 'SHA256', 'run_names', 'analysis_names', 'unit_names', 'unit_fingerprints',
-           'manifest_path_problem', 'check_manifest', 'read_manifest', 'unit_problem', 'unit_done', 'record_unit',
-           'drop_unit', 'write_plan', 'record_lacking', 'read_plan', 'run_unit', 'table_units', 'load_tables',
-           'committed_tables', 'describe_committed', 'default_out_dir', 'check_inputs']
+__all__ = ['PUBLISHED', 'SHA256', 'run_names', 'analysis_names', 'unit_names', 'unit_fingerprints', 'manifest_path_problem',
+           'check_manifest', 'read_manifest', 'unit_problem', 'unit_done', 'record_unit', 'drop_unit', 'write_plan',
+           'record_lacking', 'read_plan', 'run_unit', 'table_units', 'load_tables', 'committed_tables',
+           'describe_committed', 'default_out_dir', 'check_inputs']
 
 # %% ../nbs/lib/23_plan.ipynb #780b885a
-ENGINE = 'direct'  # recorded in every manifest's plan and fingerprints: the name the one engine (parts and a merge)
-# has always had in them, kept so that the fingerprints of the committed reproductions stay valid
-
 def run_names(study:StudyConfig) -> list:
     "Cache folder names of the study's runs (they hash each config and the package version)."
     return [run_dir(study.config(c, s), '.').name for c, s in study.run_keys]
@@ -49,12 +46,11 @@ def _hash(*parts) -> str:
                                      sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 def unit_fingerprints(study:StudyConfig) -> dict:
-    """The fingerprint of every unit of a reproduction of `study`: each analysis hashes its runs and the settings it
-    declares (`analysis_settings`), the claims hash the analyses, the thresholds and the pre-registration (and the
-    block of every pre-registered table the study gets beside them, `study_records`)."""
-    base = dict(preset=study.preset, seeds=list(study.seeds), conditions=list(study.conditions),
-                overrides=study.run_overrides, runs=run_names(study), engine=ENGINE)
-    k = {n: _hash(n, base, analysis_settings(a, study)) for n, a in ANALYSIS_UNITS.items()}
+    """The fingerprint of every unit of a reproduction of `study`: each analysis hashes its own fingerprint (the one
+    its per-run results record, `analysis_fingerprint`) and its runs; the claims hash the analyses, the thresholds and
+    the pre-registration (and the block of every pre-registered table the study gets beside them, `study_records`)."""
+    runs = run_names(study)
+    k = {n: _hash(analysis_fingerprint(a, study), runs) for n, a in ANALYSIS_UNITS.items()}
     read = {a.name: k[a.name] for a in PAPER_ANALYSES if a.name in k}  # the claims read these: another analysis
     k['claims'] = _hash('claims', read, claim_thresholds(), preregistration(),  # registered later leaves them current
                         *[r.source() for r in study_records(study).values()])
@@ -62,7 +58,7 @@ def unit_fingerprints(study:StudyConfig) -> dict:
     return k
 
 # %% ../nbs/lib/23_plan.ipynb #8f62cb88
-PUBLISHED = {'claims': 'claims.csv', 'report': 'report.html'}  # also copied to the top of out_dir
+PUBLISHED = {'claims': 'claims.csv', 'report': 'report.html'}  # kept at the top of out_dir, the unit's one copy
 SHA256 = re.compile(r'[0-9a-f]{64}')
 
 def manifest_path_problem(f, # a file name the manifest records for `unit`
@@ -151,7 +147,7 @@ def drop_unit(out_dir, unit:str):
 def write_plan(out_dir, study:StudyConfig):
     "Store the plan (the study) and this machine's provenance in the manifest."
     m = read_manifest(out_dir)
-    m.update(plan=dict(study=study_to_dict(study), engine=ENGINE), version=package_version(), provenance=provenance())
+    m.update(plan=dict(study=study_to_dict(study)), version=package_version(), provenance=provenance())
     save_json(m, Path(out_dir) / 'manifest.json')
 
 def record_lacking(out_dir, # a merged study
@@ -177,19 +173,19 @@ def read_plan(out_dir) -> StudyConfig:
 # %% ../nbs/lib/23_plan.ipynb #c672314a
 def run_unit(out, unit:str, fingerprint:str, compute) -> list:
     """Recompute `unit`: drop the old copy (its recorded files), `compute(staging_dir)`, move the new tables into
-    `tables/<unit>/` (a file the user added there stays: `move_into`), record them."""
+    `tables/<unit>/` (a file the user added there stays: `move_into`) and its published file to the top, record them."""
     out, t0 = Path(out), time.time(); drop_unit(out, unit)
     tables = check_inside('tables', out, 'tables folder')  # not a link out of the output folder
     stage, final = tables / f'.{unit}.partial', tables / unit
     shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
     compute(stage)
     if final.is_symlink(): final.unlink()
+    top = PUBLISHED.get(unit)
+    if top: os.replace(stage / top, out / top)  # the published file, moved whole (never half-written), not copied
     files = [final / p.name for p in sorted(stage.iterdir())]  # only what the unit wrote is recorded as its own
-    move_into(stage, final, {})  # `drop_unit` deleted the old files it had recorded
-    if unit in PUBLISHED:
-        # never half-copied
-        with atomic_write(out / PUBLISHED[unit]) as f: f.write((final / PUBLISHED[unit]).read_bytes())
-        files.append(out / PUBLISHED[unit])
+    files += [out / top] if top else []
+    if files[:-1] or not top: move_into(stage, final, {})  # `drop_unit` deleted the old files it had recorded
+    else: stage.rmdir()  # the unit wrote its published file only
     record_unit(out, unit, fingerprint, files, time.time() - t0)
     return files
 

@@ -13,13 +13,16 @@ edit.
 Links: a relative link in a notebook or page is resolved from that file's folder (in nbs/00_index.ipynb from the
 repository root, as in README.md) and rewritten to its URL in the site: a notebook or .md file -> its page, a folder ->
 its README page or a generated listing, a text file browsers won't show (LICENSE, .cff, .py, ...) -> a page showing it
-(the raw file is copied too), any other file (PNG, CSV, report.html, ...) -> a copy at its repository path. A link
-that resolves to nothing (or to a git-ignored file, absent from a clone) is listed, left as written, and fails the build.
+(the raw file is copied too), any other file (PNG, CSV, report.html, ...) -> a copy at its repository path (and the
+local scripts a copied HTML file loads, a report's shared plotly.js, at theirs). A link that resolves to nothing (or
+to a git-ignored file, absent from a clone) is listed, left as written, and fails the build.
 
 nbdev: cells with `#| hide` or `#| include: false` and lone `#| default_exp` cells are left out, `#| echo: false` /
 `#| output: false` hide the input / output, `#|` lines are not shown. Plotly figures stored as plotly JSON are drawn by
 the site's own plotly.js (the installed plotly's), with the PNG the executed copies carry as the fallback; an output
-that only inlines plotly.js is dropped (the site loads its copy in the <head> of pages with figures).
+that only inlines plotly.js is dropped (the site loads its copy in the <head> of pages with figures). A figure the
+report notebook saved is, in its executed copy, a markdown image of that PNG (`../figures/<name>.png`,
+pe_anchor.notebooks.link_saved_figures): its link is resolved like any other, and MyST-NB shows the file.
 
 Results: the site is built from the committed reproduction. The home page carries the blocks README.md generates
 (scripts/make_readme.py: which study `reports/cpu` is, its verdict table, the glance figure when committed, each
@@ -50,24 +53,12 @@ DOCS = ROOT / 'docs'
 CACHE = ROOT / 'build' / 'docs-cache'  # executed committed-result cells (git-ignored)
 COMMITTED = ROOT / 'reports' / 'cpu'    # the reproduction the site shows
 EXPECT = '_pe_docs_expect.json'         # pages that must carry results, for scripts/check_docs.py
-GLANCE = ('every claim at a glance: the statistic that decided its verdict, with its interval', 'none: our summary')
-
-FAMILIES_GLANCE = ("the families' hypotheses H1-H3 at a glance (the report's families section): each one's deciding "
-                   'part, its 95 % interval, coloured by its primary verdict')
-
-def figure_list() -> dict:
-    """{committed figure: (caption, the paper's figure or table it redraws)}: the claims' glance figure, every
-    registered analysis's figures in the registry's order (`pe_anchor.units.figure_captions`, read when called), then
-    the families study's."""
-    from pe_anchor.units import figure_captions
-    from pe_anchor.hypotheses import FAMILY_FIGURES
-    ours = {'families_glance': FAMILIES_GLANCE, **{k: f.__doc__.rstrip('.') for k, f in FAMILY_FIGURES.items()}}
-    return {'glance': GLANCE, **figure_captions(), **{k: (c, 'none (our extension)') for k, c in ours.items()}}
+from pe_anchor.pages import figure_list, seed_range, study_kind, study_of  # defined once, in pe_anchor.pages
 REPORT_NB = '08_claims.ipynb'  # the notebook that renders a reproduction's report
 def committed_study() -> str:
     "'the confirmatory study (`reports/cpu`, seeds 100-105)', or the exploratory one: which study the site shows."
-    st = make_readme.study_of(COMMITTED)
-    return f"the {make_readme.study_kind(COMMITTED)} study (`reports/cpu`, seeds {make_readme.seed_range(st['seeds'])})"
+    st = study_of(COMMITTED)
+    return f"the {study_kind(COMMITTED)} study (`reports/cpu`, seeds {seed_range(st['seeds'])})"
 
 def report_note() -> str:
     "The note on the report notebook's page: what it shows of the committed study, and where the committed report is."
@@ -106,6 +97,7 @@ TEXT_SUFFIXES = {'': 'text', '.cff': 'yaml', '.py': 'python', '.sh': 'bash', '.t
                  '.ini': 'ini', '.yml': 'yaml', '.yaml': 'yaml'}  # shown as a page: browsers download these
 STAGE_MARK, OUT_MARK = '.pe_anchor_docs_stage', '.pe_anchor_docs'
 SCHEME = re.compile(r'^[a-zA-Z][a-zA-Z0-9+.-]*:')
+SCRIPT_SRC = re.compile(r'''<script\b[^>]*?\ssrc\s*=\s*["']([^"']+)["']''', re.I)  # a page's scripts
 
 def settings():
     cfg = configparser.ConfigParser(); cfg.read(ROOT / 'settings.ini')
@@ -301,10 +293,20 @@ class Site:
 
     def raw(self, rel:str) -> str:
         "Copy a repository file into the site (and beside the sources, for Sphinx's images); its site path."
+        if (self.extra / rel).exists(): return rel
         for base in (self.extra, self.src):
             dest = base / rel
             if not dest.exists(): dest.parent.mkdir(parents=True, exist_ok=True); shutil.copy2(ROOT / rel, dest)
+        if rel.endswith('.html'): self.scripts(rel)
         return rel
+
+    def scripts(self, rel:str):
+        "Copy the local scripts the HTML file `rel` loads (a report's shared plotly.js) to their places in the site."
+        for src in SCRIPT_SRC.findall((ROOT / rel).read_text(encoding='utf-8', errors='replace')):
+            if SCHEME.match(src) or src.startswith(('/', '#')): continue
+            dep = posixpath.normpath(posixpath.join(posixpath.dirname(rel), unquote(src.split('?')[0])))
+            if exists(dep): self.raw(dep)
+            else: self.unresolved.append((rel, src))
 
     def is_text(self, rel:str) -> bool:
         p = ROOT / rel
@@ -442,7 +444,7 @@ def is_families(d:Path) -> bool:
 def study_label(d:Path) -> str:
     "A committed study's sidebar entry: its folder and what it is."
     if is_families(d): return f'{d.name}: the families extension (H1-H3)'
-    if d.name.startswith('cpu') and (d / 'manifest.json').exists(): return f'{d.name}: the {make_readme.study_kind(d)} study'
+    if d.name.startswith('cpu') and (d / 'manifest.json').exists(): return f'{d.name}: the {study_kind(d)} study'
     return f'{d.name} reproduction'
 
 def readme_section(d:Path, heading:str) -> str:
@@ -463,8 +465,8 @@ def families_head(d:Path) -> list:
 def results_page(name:str) -> str:
     "Markdown of the overview of reports/NAME (links relative to reports/NAME/): the report, the study, every figure."
     d = ROOT / 'reports' / name
-    st = make_readme.study_of(d) if (d / 'manifest.json').exists() else None
-    kind = make_readme.study_kind(d) if st is not None and d.name.startswith('cpu') else None
+    st = study_of(d) if (d / 'manifest.json').exists() else None
+    kind = study_kind(d) if st is not None and d.name.startswith('cpu') else None
     title = f'The {kind} study' if kind else f'Committed results: `{name}`'
     lines = families_head(d) if is_families(d) else [f'# {title}\n']
     if kind and not is_families(d):
@@ -486,7 +488,7 @@ def results_page(name:str) -> str:
         order = [k for k in listed if k in figs] + sorted(k for k in figs if k not in listed)
         if is_families(d): order = [k for k in order if k.startswith('families')] + [k for k in order if not k.startswith('families')]
         lines.append('\n## Figures\n')
-        lines.append(f'Every figure of the report as committed in `reports/{name}/figures/` (PNG; SVG beside it), in the '
+        lines.append(f'Every figure of the report as committed in `reports/{name}/figures/` (PNG), in the '
                      f'order of the analyses that draw them, each with the paper\'s figure or table it redraws.\n')
         lines.append('<div class="pe-docs-gallery">\n')
         for k in order:
@@ -577,9 +579,9 @@ def has_figure(path:Path|None) -> bool:
 
 def study_banner(executed:bool=False) -> str:
     "The note under a section page's title: which study its results come from, and what is not executed."
-    st = make_readme.study_of(COMMITTED)
-    seeds = make_readme.seed_range(st['seeds'])
-    kind = make_readme.study_kind(COMMITTED)
+    st = study_of(COMMITTED)
+    seeds = seed_range(st['seeds'])
+    kind = study_kind(COMMITTED)
     why = ("It is decided by the rules of the [pre-registration](../data/preregistration-cpu.md), committed before any "
            "of its runs was trained; the exploratory study that chose the preset is in `reports/cpu-exploratory`. "
            if kind == 'confirmatory' else
@@ -653,8 +655,8 @@ def build(out:Path, stage:Path, execute_nbs:bool=False, jobs:int=1, committed:bo
             r = rel(nb); twin = nbs / nb.name
             sub.append((f'{nb.stem} (executed)', site.page(r))); toc_rels.append(r)
             expect[site.page(r)] = 'committed results'
-            st = make_readme.study_of(d) if (d / 'manifest.json').exists() else None
-            study = (f"the {make_readme.study_kind(d)} study, seeds {make_readme.seed_range(st['seeds'])}, finished "
+            st = study_of(d) if (d / 'manifest.json').exists() else None
+            study = (f"the {study_kind(d)} study, seeds {seed_range(st['seeds'])}, finished "
                      f"{st['date']}" if st and name.startswith('cpu') else f'the `{name}` reproduction')
             site.notes[r] = (f'*The executed copy committed in `{r}` ({study}), with the outputs '
                              f'as they were written; see [the results overview](../{posixpath.basename(virtual)})'

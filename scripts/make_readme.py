@@ -22,6 +22,8 @@ by scripts/build_docs.py for the docs site's home page) replace what lies betwee
   and the blur comparisons that fail), all from the table's rows;
 - `<!-- provenance:begin -->` ... `<!-- provenance:end -->`: how many of the confirmatory runs were trained from a
   dirty working tree, from the committed parts' run records.
+- `<!-- ladder:begin -->` ... `<!-- ladder:end -->`: the depth ladder's pilot (issue 52, exploratory): its figure, its
+  table under batch RPI and the decision, from `reports/cpu-deep-pilot/ladder.md` (`pe_anchor.ladder.write_ladder`).
 
 The pages of docs/ other than deviations.md (what the README links to rather than shows: `paper.md`, `costs.md`,
 `reproduce.md`, ...) are written by hand; their generated blocks are filled in the same way, links relative to docs/.
@@ -31,6 +33,9 @@ why), with the measured JPEG Fragility Score of `none` in the committed study be
 files."""
 import csv, json, posixpath, re, statistics, sys
 from pathlib import Path
+from pe_anchor.pages import label_notes, other_readings, seed_range, severity_counts, study_kind, study_of  # noqa: F401
+from pe_anchor.plan import read_manifest
+from pe_anchor.upkeep import part_manifests
 
 ROOT = Path(__file__).resolve().parent.parent
 NB = ROOT / 'nbs' / '00_index.ipynb'
@@ -80,29 +85,11 @@ def rewrite_links(text:str, fn=from_root) -> str:
     return ''.join(out + [_links(''.join(chunk), fn)])
 
 def core(module:str='core'):
-    "A module of pe_anchor (`pe_anchor.core` by default) from this checkout."
-    sys.path.insert(0, str(ROOT))
+    "A module of pe_anchor (`pe_anchor.core` by default), imported when first needed."
     import importlib
     return importlib.import_module(f'pe_anchor.{module}')
 
 # ---------------------------------------------------------------- which study the committed reproduction is
-def study_of(report:Path=REPORT) -> dict:
-    "The committed study's seeds and date (the last analysis it finished), from its manifest."
-    m = json.loads((report / 'manifest.json').read_text(encoding='utf-8'))
-    dates = [u['finished'][:10] for u in m.get('units', {}).values() if u.get('finished')]
-    return dict(seeds=list(m['plan']['study']['seeds']), date=max(dates) if dates else 'undated')
-
-def seed_range(seeds:list) -> str:
-    "'0-3' for consecutive seeds, else '0, 2, 5'."
-    s = sorted(seeds)
-    return f'{s[0]}-{s[-1]}' if s == list(range(s[0], s[-1] + 1)) and len(s) > 2 else ', '.join(map(str, s))
-
-def study_kind(report:Path=REPORT) -> str:
-    "'confirmatory' if the study's claims table carries the pre-registered primary verdicts, else 'exploratory'."
-    claims = report / 'claims.csv'
-    primary = claims.exists() and any(r.get('role') == 'primary' for r in csv.DictReader(claims.open(encoding='utf-8')))
-    return 'confirmatory' if primary else 'exploratory'
-
 def study_banner(report:Path=REPORT) -> str:
     "One paragraph naming a committed study (confirmatory or exploratory), its seeds and date, and where the other is."
     st, cpu, rel = study_of(report), core().PRESETS['cpu'].study, report.relative_to(ROOT).as_posix()
@@ -155,14 +142,6 @@ def results_table(path=CLAIMS) -> str:
 
 EXPLORATORY = ROOT / 'reports' / 'cpu-exploratory' / 'claims.csv'  # where the exploratory study goes once replaced
 
-def severity_counts(rows:list) -> dict:
-    "Per claim, its 'severity counts' rows as 'jpeg-q: does not hold 10' (the settings per verdict, zero counts left out)."
-    counts = {}
-    for r in rows:
-        if r.get('role') == 'severity counts':
-            counts.setdefault(r['claim'], []).append(f"{r['corruption']}: {core('results').nonzero_counts(r['note'])}")
-    return counts
-
 def confirmatory_table(rows:list, path:Path) -> str:
     """The primary verdict of every claim (the pre-registered rules), beside the exploratory study's verdict and, for
     C4/C5, the severity counts."""
@@ -187,39 +166,10 @@ def confirmatory_table(rows:list, path:Path) -> str:
 
 def scale_of(report:Path=REPORT) -> str:
     "The scale a study reached its verdicts at: depth, token grid and width of its runs (its plan's preset and overrides)."
-    st = json.loads((report / 'manifest.json').read_text(encoding='utf-8'))['plan']['study']
+    st = read_manifest(report)['plan']['study']
     m = core('config').make_config('ape', st['preset'], **st.get('overrides', {})).model
     g = m.img_size // m.patch_size
     return f"depth {m.depth}, {g} x {g} tokens, width {m.dim} (`{st['preset']}`)"
-
-def other_readings(rows:list) -> dict:
-    "Per claim: each reading (role `reading`) and RPI estimator under which its verdict differs from the primary one."
-    prim, out = {r['claim']: r for r in rows if r.get('role') == 'primary'}, {}
-    for r in rows:
-        if r.get('role') == 'reading' and r['part_verdict'] != prim[r['claim']]['part_verdict']:
-            out.setdefault(r['claim'], []).append(f"{r['part_verdict']} ({r['part'].replace('reading: ', '')})")
-    for c, p in prim.items():
-        if p.get('verdict_image') and p['verdict_image'] != p['part_verdict']:
-            out.setdefault(c, []).append(f"{p['verdict_image']} (RPI estimator = image)")
-    return out
-
-def label_notes(report:Path=REPORT) -> list:
-    "What the labels rest on, computed from the committed tables: C6's reading, C7's peaks, C2's estimator, the floor."
-    rec, conf, plan = core('record'), core('confirm'), core('plan')
-    tables = {k: v for k, v in plan.committed_tables(report).items() if k != 'claims'}
-    claims = plan.committed_tables(report)['claims']
-    floor, est = rec.damage_floor(tables, conf.preregistration()), rec.estimator_note(claims)
-    prim = claims[claims.role == 'primary'].set_index('claim').part_verdict
-    alt = claims[claims.role == 'reading'].set_index(['claim', 'part']).part_verdict
-    return [f"**C6** is {prim['C6']} by the document's own definition of a premise that \"does not hold\" (its interval "
-            f"wholly outside); read as \"not shown to hold\" (the first code's reading) it is "
-            f"{alt.get(('C6', 'reading: premise = not shown'), 'not computed')}; with the α floor guard covering ΔSSDC "
-            f"it is {alt.get(('C6', 'reading: alpha_floor = every quantity'), 'not computed')}: the "
-            "pre-registration's Departures record each.",
-            f"**C7**: {rec.peak_sentence(rec.peak_layers(tables['ssdc_profiles']))}",
-            *[f"**{c}** is {t}." for c, t in est.items() if c == 'C2'],
-            f"**Damage-matched** (C4, C5): {floor['caveat']}; it is as damaging as the ladder gets, not the paper's "
-            "damage."]
 
 def seeds_of(rows:list) -> int:
     "The number of seeds per condition behind a claims table (the largest `n_seeds` of its parts)."
@@ -234,8 +184,7 @@ def costs_table() -> str:
 
 def provenance_text() -> str:
     "What the committed parts' run records say of the working tree each run was trained from."
-    runs = [r for m in sorted((ROOT / 'reports' / 'cpu-parts').glob('*/manifest.json'))
-            for r in json.loads(m.read_text(encoding='utf-8'))['part']['runs']]
+    runs = [r for m in part_manifests(ROOT / 'reports' / 'cpu-parts').values() for r in m['part']['runs']]
     dirty = [r for r in runs if r.get('provenance', {}).get('git', {}).get('dirty')]
     kept = [r for r in dirty if r['provenance']['git'].get('diff_sha256')]
     commits = sorted({r['provenance']['git']['commit'][:10] for r in dirty})
@@ -265,8 +214,7 @@ FAMILY_PARTS = ROOT / 'reports' / 'cpu-families-parts'
 
 def family_seeds(pr:dict) -> list:
     "The seeds of the families' committed parts (a finished part lists its runs' keys)."
-    keys = [k for m in sorted(FAMILY_PARTS.glob('*/manifest.json'))
-            for k in json.loads(m.read_text(encoding='utf-8')).get('part', {}).get('keys', [])]
+    keys = [k for m in part_manifests(FAMILY_PARTS).values() for k in m['part'].get('keys', [])]
     return sorted({s for c, s in keys if c in pr['conditions']})
 
 def families_text() -> str:
@@ -363,8 +311,21 @@ def attention_text() -> str:
     return ('Mean attention distance at layer 0 (patches on the 7 x 7 grid, averaged over the 4 heads and the 6 seeds; '
             "from each study's `tables/attention/attention_summary.csv`):\n\n" + '\n'.join(lines) + '\n')
 
+LADDER = ROOT / 'reports' / 'cpu-deep-pilot'  # the depth ladder's pilot (issue 52): `pe_anchor.ladder.write_ladder`
+
+def ladder_text() -> str:
+    "The depth ladder: its figure, the table under batch RPI (the pre-registration's) and the decision, from ladder.md."
+    md = LADDER / 'ladder.md'
+    if not md.exists(): return 'No depth ladder is committed yet.\n'
+    blocks = md.read_text(encoding='utf-8').strip().split('\n\n')
+    at = blocks.index('**SSDC under batch RPI**')
+    decision = [b for i, b in enumerate(blocks) if b.startswith('**The decision**') or i and
+                blocks[i - 1].startswith('**The decision**')]
+    return '\n\n'.join(['![SSDC under RPI per layer, depth 4, 8 and 12](reports/cpu-deep-pilot/figures/ladder.png)',
+                         *blocks[at:at + 2], *decision]) + '\n'
+
 GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text, families=families_text,
-                 attention=attention_text)
+                 attention=attention_text, ladder=ladder_text)
 
 def generated_blocks(text:str, folder:str='') -> str:
     "`text` with every generated block (`GENERATED`) filled in between its markers, links relative to `folder`."
@@ -390,7 +351,7 @@ def deviation_rows(preset='cpu') -> list:
     "`deviations(preset)`, the corruption row with the committed study's measured JPEG FS of `none` beside the paper's."
     rows = core('deviations').deviations(preset)
     st, half = study_of(), core('confirm').preregistration()['split']['images_per_half']
-    plan = json.loads((REPORT / 'manifest.json').read_text(encoding='utf-8'))['plan']['study']
+    plan = read_manifest(REPORT)['plan']['study']
     for r in rows:
         if r['setting'] == 'corruption pixels':
             fs, n = measured_fs()

@@ -126,45 +126,41 @@ def check_claims():
         return False, "a changed threshold in the pre-registration's block was not caught"
     return True, r.stdout
 
-COORDINATED = """import json, sys, hashlib
+COORDINATED = """import json, sys
 from pathlib import Path
 import pandas as pd
 from pe_anchor.confirm import study_claims
-from pe_anchor.plan import committed_tables
-from pe_anchor.plan import read_plan
-out = Path(sys.argv[1]); m = json.loads((out / 'manifest.json').read_text())
+from pe_anchor.files import file_sha256
+from pe_anchor.plan import committed_tables, read_manifest, read_plan
+out = Path(sys.argv[1]); m = read_manifest(out)
 f = 'tables/fragility/fragility.csv'; t = pd.read_csv(out / f); t.loc[t.condition == 'rope', 'fs'] += 0.05
 t.to_csv(out / f, index=False)
-sha = lambda p: hashlib.sha256(p.read_bytes()).hexdigest()
 def rehash():
     for u in m['units'].values():
-        u['sha256'] = {g: sha(out / g) if (out / g).is_file() else h for g, h in u.get('sha256', {}).items()}
+        u['sha256'] = {g: file_sha256(out / g) if (out / g).is_file() else h for g, h in u.get('sha256', {}).items()}
     (out / 'manifest.json').write_text(json.dumps(m, indent=1))
 rehash()
 tables = {k: v for k, v in committed_tables(out).items() if k != 'claims'}
 study_claims(tables, read_plan(out)).to_csv(out / 'claims.csv', index=False)
-(out / 'tables/claims/claims.csv').write_bytes((out / 'claims.csv').read_bytes())
+if (out / 'tables/claims/claims.csv').exists():  # a study merged before the published file was the one copy
+    (out / 'tables/claims/claims.csv').write_bytes((out / 'claims.csv').read_bytes())
 rehash()
 """
 
 def check_remerge():
-    """A merge of the committed parts (reports/cpu-parts/*, the ones reports/cpu's manifest names) into a temporary
-    folder gives reports/cpu's claims.csv and every table byte for byte (no report: the tables and the claims)."""
-    cpu = ROOT / 'reports' / 'cpu'
-    if not (cpu / 'manifest.json').exists(): return True, 'no committed study'
-    folders = [p['folder'] for p in json.loads((cpu / 'manifest.json').read_text()).get('part', {}).get('merged', [])]
-    if not folders: return False, 'reports/cpu/manifest.json names no merged parts'
-    code = ("import sys; from pe_anchor.merge import merge_parts; "
-            "merge_parts(sys.argv[2:], sys.argv[1], report=False, progress=False)")
-    with tempfile.TemporaryDirectory(prefix='pe_anchor-remerge-') as d:
-        parts = [str(ROOT / 'reports' / 'cpu-parts' / f) for f in folders]
-        r = sh(sys.executable, '-c', code, f'{d}/cpu', *parts)
-        if r.returncode != 0: return False, r.stdout[-2000:] + r.stderr[-3000:]
-        new = Path(d) / 'cpu'
-        files = ['claims.csv', *sorted(p.relative_to(new).as_posix() for p in (new / 'tables').rglob('*')
-                                       if p.is_file() and not p.relative_to(new).as_posix().startswith('tables/report'))]
-        differ = [f for f in files if not (cpu / f).is_file() or (cpu / f).read_bytes() != (new / f).read_bytes()]
-    return not differ, f"{len(files)} files compared; differ: {differ[:10]}"
+    """A merge of the committed parts (the ones reports/cpu's manifest names) into a temporary folder gives
+    reports/cpu's claims.csv and every table byte for byte (no report: the tables and the claims;
+    `pe_anchor.recheck.remerge_study`)."""
+    if not (ROOT / 'reports' / 'cpu' / 'manifest.json').exists(): return True, 'no committed study'
+    r = sh(sys.executable, '-c', REMERGE, str(ROOT / 'reports' / 'cpu'))
+    return r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+
+REMERGE = """import sys
+from pe_anchor.recheck import remerge_study
+differ = remerge_study(sys.argv[1])
+print('reports/cpu/manifest.json names no merged parts' if differ is None else f'differ: {differ[:10]}')
+sys.exit(0 if differ == [] else 1)
+"""
 
 MAX_MODULE_LINES = 400  # the style guide's limit for one module of the package
 
