@@ -21,7 +21,7 @@ from .confirm import preregistration
 __all__ = ['LADDER_PARTS', 'LADDER_DASH', 'LADDER_STUDIES', 'LADDER_PARTS_DIRS', 'PILOT_PARTS', 'ladder_stats', 'seeds_needed',
            'ladder_table', 'run_accuracies', 'on_side', 'needed_text', 'shortfall', 'ladder_decision',
            'decision_markdown', 'ladder_profiles', 'plot_ladder', 'committed_ladder', 'ladder_markdown', 'write_ladder',
-           'pilot_parts', 'peak_at_zero', 'ladder_page']
+           'amended_text', 'pilot_parts', 'peak_at_zero', 'ladder_page']
 
 # %% ../nbs/lib/27b_ladder.ipynb #2675191e
 def ladder_stats(prof:pd.DataFrame, # one study's `ssdc_profiles` table
@@ -213,6 +213,12 @@ def write_ladder(dest, # the ladder's folder, e.g. reports/cpu-deep-pilot
 # %% ../nbs/lib/27b_ladder.ipynb #647388bd
 PILOT_PARTS = 'reports/cpu-deep-pilot-parts/*'  # the pilot's parts, in a checkout
 
+def amended_text(amended:list, # a part manifest's `amended` records
+                ) -> str:
+    "What was amended, from which commit, and whether its working tree differed from it: 'scaling (`d12fc7618d`)'."
+    commit = lambda g: f"`{str(g['commit'])[:10]}`" + (', tree dirty' if g.get('dirty') else '')
+    return ', '.join(f"{', '.join(a['analyses'])} ({commit(a['provenance']['git'])})" for a in amended)
+
 def pilot_parts(root=None) -> list:
     "One row per part of the pilot: its folder, runs, commit, the training seconds of each run and what was amended."
     rows = []
@@ -221,7 +227,7 @@ def pilot_parts(root=None) -> list:
         part = load_json(p / 'manifest.json', 'Part manifest', kind=dict)['part']
         runs = ', '.join(f"{t['condition']} {t['seed']} ({t['seconds']:,.0f} s)" for t in part['trained'])
         rows.append(dict(part=p.name, runs=runs, commit=str(part['provenance']['git']['commit'])[:10],
-                         seconds=part['seconds'], amended=', '.join(sorted(part.get('amended') or {}))))
+                         seconds=part['seconds'], amended=amended_text(part.get('amended') or [])))
     return rows
 
 def peak_at_zero(st:pd.DataFrame, # `ladder_stats`
