@@ -21,7 +21,7 @@ from .confirm import preregistration
 __all__ = ['LADDER_PARTS', 'LADDER_DASH', 'LADDER_STUDIES', 'LADDER_PARTS_DIRS', 'PILOT_PARTS', 'ladder_stats', 'seeds_needed',
            'ladder_table', 'run_accuracies', 'on_side', 'needed_text', 'shortfall', 'ladder_decision',
            'decision_markdown', 'ladder_profiles', 'plot_ladder', 'committed_ladder', 'ladder_markdown', 'write_ladder',
-           'amended_text', 'pilot_parts', 'peak_at_zero', 'ladder_page']
+           'amended_text', 'pilot_parts', 'peak_at_zero', 'peaks_text', 'ladder_page']
 
 # %% ../nbs/lib/27b_ladder.ipynb #2675191e
 def ladder_stats(prof:pd.DataFrame, # one study's `ssdc_profiles` table
@@ -80,7 +80,7 @@ def ladder_table(st:pd.DataFrame, # `ladder_stats` of one or several studies (a 
             a = acc[(acc.depth == d) & (acc.condition == c)].test_acc
             row['test_acc'] = a.mean() if len(a) else np.nan
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).sort_values('depth', kind='stable', ignore_index=True)  # the rungs in depth order
 
 def run_accuracies(parts:list) -> pd.DataFrame:
     "condition, seed, depth and final test accuracy of every run of `parts` (part folders), from their manifests."
@@ -133,11 +133,13 @@ def ladder_decision(lt:pd.DataFrame, # `ladder_table`
     return pd.DataFrame(rows)
 
 def decision_markdown(dec:pd.DataFrame, # `ladder_decision`
+                      rule:bool=True, # the pre-registration's estimator (the decision), else a reading under another
                      ) -> str:
     "The decision in words: per depth, testable or what falls short."
+    title = '**The decision**' if rule else '**The same rule read under another estimator** (a reading, not the rule)'
     lines = [f"- depth {r.depth}: " + ('**testable** with ' + str(r.seeds) + ' seeds' if r.testable else
              f"**not testable** with {r.seeds} seeds: {r.short_of}") for r in dec.itertuples()]
-    return (f"**The decision** ({dec.estimator.iloc[0]} RPI; every deciding condition of C2 and of C7's premise at "
+    return (f"{title} ({dec.estimator.iloc[0]} RPI; every deciding condition of C2 and of C7's premise at "
             f"power 0.8, `lib/27b_ladder`'s `ladder_decision`):\n\n" + '\n'.join(lines))
 
 # %% ../nbs/lib/27b_ladder.ipynb #71329939
@@ -203,8 +205,9 @@ def write_ladder(dest, # the ladder's folder, e.g. reports/cpu-deep-pilot
     dest, lt, lp = Path(dest), ladder_table(st, acc), ladder_profiles(profs)
     save_table(lt, dest / 'ladder.csv')
     save_table(lp, dest / 'ladder_profiles.csv')
-    text = '\n\n'.join([f"**SSDC under {e} RPI**\n\n" + ladder_markdown(lt, e) for e in RPI_ESTIMATORS]
-                       + [decision_markdown(ladder_decision(lt))]) + '\n'
+    tables = [f"**SSDC under {e} RPI**\n\n" + ladder_markdown(lt, e) for e in RPI_ESTIMATORS]
+    rules = [decision_markdown(ladder_decision(lt)), decision_markdown(ladder_decision(lt, 'image'), False)]
+    text = '\n\n'.join(tables + rules) + '\n'
     with atomic_write(dest / 'ladder.md', 'w') as f: f.write(text)
     figs = save_static(plot_ladder(lp), 'ladder', dest / 'figures')
     with atomic_write(dest / 'README.md', 'w') as f: f.write(ladder_page(lt, st, pilot_parts(root), text))
@@ -233,8 +236,14 @@ def pilot_parts(root=None) -> list:
 def peak_at_zero(st:pd.DataFrame, # `ladder_stats`
                  estimator:str='batch') -> pd.DataFrame:
     "Per depth and condition: seeds whose SSDC under RPI peaks at layer 0 (R = 0), of all seeds."
-    g = st[st.estimator == estimator].groupby(['depth', 'condition'], sort=False)
+    g = st[st.estimator == estimator].sort_values('depth', kind='stable').groupby(['depth', 'condition'], sort=False)
     return g.R.agg(at_zero=lambda r: int((r <= 0).sum()), seeds='size').reset_index()
+
+def peaks_text(z:pd.DataFrame, # `peak_at_zero`
+              ) -> str:
+    "'`sincos` at depth 4 (6 of 6), 12 (2 of 2)': the seeds peaking at layer 0, per condition and depth."
+    at = lambda g: ', '.join(f'{r.depth} ({r.at_zero} of {r.seeds})' for r in g.itertuples())
+    return '; '.join(f"`{c}` at depth {at(g)}" for c, g in z[z.at_zero > 0].groupby('condition', sort=False))
 
 def ladder_page(lt:pd.DataFrame, # `ladder_table`
                 st:pd.DataFrame, # `ladder_stats`
@@ -242,9 +251,7 @@ def ladder_page(lt:pd.DataFrame, # `ladder_table`
                 tables:str, # the ladder's Markdown (`ladder.md`)
                ) -> str:
     "The pilot's page: what it is, its parts, the figure, the tables and the decision, the layer-0 peaks."
-    z = peak_at_zero(st)
-    zero = '; '.join(f"`{c}` at depth {', '.join(f'{r.depth} ({r.at_zero} of {r.seeds})' for r in g.itertuples())}"
-                     for c, g in z[z.at_zero > 0].groupby('condition', sort=False))
+    zero = {e: peaks_text(peak_at_zero(st, e)) for e in RPI_ESTIMATORS}
     lines = ["# The depth ladder's pilot (`cpu-deep`, exploratory)", '',
              '<!-- written by pe_anchor.ladder.write_ladder from the parts\' manifests and the merged tables -->', '',
              "**Exploratory: seeds 0 and 1 decide nothing.** The `cpu` recipe at depths " +
@@ -261,5 +268,6 @@ def ladder_page(lt:pd.DataFrame, # `ladder_table`
               '`lib/27b_ladder` ("seeds for" is the number of seeds a study would need for power 0.8 at the one-sided '
               '0.025 level if the pilot\'s mean and SD were true; with two seeds the SD is itself very uncertain).', '',
               '![SSDC under RPI across the ladder](figures/ladder.png)', '', tables.strip(), '',
-              f"**Peaks at layer 0** (batch RPI; R = 0 there, so C7's premise R > ε cannot hold): {zero or 'none'}."]
+              "**Peaks at layer 0** (R = 0 there, so C7's premise R > ε cannot hold, whatever the seeds): " +
+              '; '.join(f"under {e} RPI {z or 'none'}" for e, z in zero.items()) + '.']
     return '\n'.join(lines) + '\n'
