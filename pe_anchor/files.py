@@ -271,7 +271,7 @@ def recorded_files(folder) -> dict:
         out[f'{base}/record.json'] = sha256_of(json.dumps(r, indent=2, sort_keys=True).encode())  # `save_json`'s bytes
     for r in (part.get('runs') if isinstance(part.get('runs'), list) else []):  # a part's final weights
         w = r.get('weights') if isinstance(r, dict) else None
-        if isinstance(w, dict):
+        if isinstance(w, dict) and 'part' not in w:  # a pointer at another part's files names none of its own
             out |= {w.get('file'): w.get('weights_sha256'), w.get('config_file'): w.get('config_sha256')}
     return out
 

@@ -4,13 +4,13 @@
 
 # %% ../nbs/lib/11a_weights.ipynb #025347b2
 from __future__ import annotations
-import json
+import json, os
 from pathlib import Path
 import torch
 from safetensors.torch import save as st_save, load as st_load
 from .core import ExperimentConfig, CONDITIONS, check_choice
 from .config import config_to_dict, config_from_dict, package_version, checkout_root
-from .files import atomic_write, load_json, read_regular, sha256_of
+from .files import atomic_write, load_json, read_regular, save_json, sha256_of
 from .models import build_model, ViT
 from .cache import run_dir
 
@@ -19,10 +19,10 @@ STUDY_PARTS = 'reports/cpu-parts'  # in a source checkout: the committed confirm
 PARTS_GLOB = 'reports/*-parts'  # every committed study's parts (confirmatory, families, pilots)
 
 # %% auto #0
-__all__ = ['WEIGHTS', 'STUDY_PARTS', 'PARTS_GLOB', 'state_bytes', 'weights_sha256', 'config_text', 'config_sha256',
-           'run_identity', 'save_weights', 'checked_bytes', 'tensors', 'read_weights', 'parts_roots', 'committed_runs',
-           'committed_entry', 'registered', 'part_file', 'part_runs', 'part_entry', 'check_run', 'entry_config',
-           'StoredRun', 'committed_config', 'committed_model']
+__all__ = ['WEIGHTS', 'STUDY_PARTS', 'PARTS_GLOB', 'IDENTITY_KEYS', 'state_bytes', 'weights_sha256', 'config_text',
+           'config_sha256', 'run_identity', 'save_weights', 'checked_bytes', 'tensors', 'read_weights', 'parts_roots',
+           'committed_runs', 'committed_entry', 'registered', 'part_file', 'part_runs', 'part_entry', 'weights_home',
+           'check_run', 'entry_config', 'StoredRun', 'same_run', 'share_weights', 'committed_config', 'committed_model']
 
 # %% ../nbs/lib/11a_weights.ipynb #8f7a0ab0
 def state_bytes(state:dict, # a model's `state_dict()`
@@ -168,6 +168,28 @@ def part_entry(part, # a part folder
         raise ValueError(f"{part}: lists run {run!r} {len(hit)} times" + ('' if len(hit) != 1 else ' without weights'))
     return hit[0]
 
+IDENTITY_KEYS = ('weights_sha256', 'config_sha256')  # the digests that make two parts' copies of a run the same
+
+def weights_home(part, # a part folder
+                 entry:dict, # its manifest's entry of one run with weights
+                ) -> tuple:
+    """(folder, entry) holding the run's files: `part` itself, or the part its weights point at (`weights.part`, a
+    path relative to `part`), whose entry of the same run has the same digests, condition and seed, and no pointer."""
+    w = entry.get('weights') if isinstance(entry.get('weights'), dict) else {}
+    rel, run = w.get('part'), str(entry.get('run'))[:80]
+    if rel is None: return Path(part), entry
+    if not isinstance(rel, str) or not rel or Path(rel).is_absolute() or '\\' in rel:
+        raise ValueError(f"{part}: run {run!r} points at {str(rel)[:100]!r}, not a relative path to a part; refusing it")
+    home = Path(part) / rel
+    if not (home / 'manifest.json').is_file(): raise ValueError(f"{part}: run {run!r} points at {home}, no part")
+    theirs = part_entry(home, entry.get('run'))
+    same = all(theirs['weights'].get(k) == w.get(k) for k in IDENTITY_KEYS)
+    if 'part' in theirs['weights'] or not same or [theirs.get(k) for k in ('condition', 'seed')] != [
+            entry.get(k) for k in ('condition', 'seed')]:
+        raise ValueError(f"{part}: run {run!r} points at {home}, whose entry of it differs (digests, condition, seed) "
+                         "or points further; refusing it")
+    return home, theirs
+
 def check_run(part, # a part folder
               entry:dict, # its manifest's entry of one run with weights (`part_runs`)
              ) -> tuple:
@@ -176,6 +198,8 @@ def check_run(part, # a part folder
     name hashes the config) and the condition and seed the entry lists."""
     w, run = entry.get('weights'), entry.get('run')
     if not isinstance(w, dict): raise ValueError(f"{part}: run {str(run)[:80]!r} lists no weights")
+    part, entry = weights_home(part, entry)  # another part's files, when this part's entry points there
+    w = entry['weights']
     path, cpath = part_file(part, w.get('file'), 'weights file'), part_file(part, w.get('config_file'), 'config file')
     data = checked_bytes(path, w.get('weights_sha256'))
     tensors(data, path)
@@ -207,13 +231,14 @@ class StoredRun:
         self.part, self.trained, self._model, self._state = Path(part), False, None, None
         self.dir = self.part / WEIGHTS / run  # its name is the run's name, as a cache folder's is
         self.config, self._data = check_run(part, entry)  # the checks of a merge, every one
-        self.weights = entry['weights']
+        home, held = weights_home(part, entry)  # the part holding its files (this one, or the one it points at)
+        self.home, self.weights = home, held['weights']
         self.summary = dict(test_acc=entry.get('test_acc'), finished=entry.get('finished'))
     def __repr__(self): return f"StoredRun({self.dir.name}, part={self.part.name})"
     @property
     def final(self) -> dict:
         "The verified final weights, under the key a run cache's final checkpoint uses (`model`)."
-        if self._state is None: self._state = tensors(self._data, self.part / self.weights['file'])
+        if self._state is None: self._state = tensors(self._data, self.home / self.weights['file'])
         return dict(model=self._state)
     @property
     def model(self) -> ViT:
@@ -229,6 +254,37 @@ class StoredRun:
     def load_epoch(self, epoch:int):
         raise ValueError(f"{self.dir.name}: part {self.part} keeps its final weights only, not epoch {epoch}'s "
                          "(a run cache keeps every epoch's: retrain the run)")
+
+# %% ../nbs/lib/11a_weights.ipynb #f52f9db2
+def same_run(entry:dict, # a part's entry of one run
+             home, # another part
+            ) -> bool:
+    "Does `home` hold this run's very files (its own, verified: `check_run`) under the same digests?"
+    w = entry.get('weights')
+    if not isinstance(w, dict) or 'part' in w: return False
+    try: theirs = part_entry(home, entry.get('run'))
+    except (ValueError, OSError): return False
+    if 'part' in theirs['weights'] or any(theirs['weights'].get(k) != w.get(k) for k in IDENTITY_KEYS): return False
+    check_run(home, theirs)
+    return True
+
+def share_weights(part, # a part whose runs' weights `home` holds too, byte for byte
+                  home, # that part: its files stay
+                 ) -> list:
+    "Point each run of `part` that `home` holds with the same digests at `home`; delete the copies; the files gone."
+    part, home = Path(part), Path(home)
+    m = load_json(part / 'manifest.json', 'Part manifest', kind=dict)
+    shared = [r for r in part_runs(part, m.get('part', {})) if same_run(r, home)]
+    copies = [r['weights'] for r in shared]
+    for r, w in zip(shared, copies):
+        r['weights'] = {k: v for k, v in w.items() if k not in ('file', 'config_file')} | dict(
+            part=os.path.relpath(home, part))
+    if not shared: return []
+    save_json(m, part / 'manifest.json')  # the pointers first: the files are at home already
+    gone = [(part_file(part, w[f]), w[k]) for w in copies for f, k in zip(('file', 'config_file'), IDENTITY_KEYS)]
+    for path, h in gone:
+        if path.is_file() and sha256_of(read_regular(path)) == h: path.unlink()
+    return [path for path, _ in gone]
 
 # %% ../nbs/lib/11a_weights.ipynb #2a37dd9d
 def committed_config(condition:str, seed:int, parts=None) -> ExperimentConfig:
