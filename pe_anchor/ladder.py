@@ -4,7 +4,7 @@
 
 # %% ../nbs/lib/27b_ladder.ipynb #caec658d
 from __future__ import annotations
-import math
+import math, re
 from pathlib import Path
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
@@ -21,7 +21,7 @@ from .confirm import preregistration
 __all__ = ['LADDER_PARTS', 'LADDER_DASH', 'LADDER_STUDIES', 'LADDER_PARTS_DIRS', 'PILOT_PARTS', 'ladder_stats', 'seeds_needed',
            'ladder_table', 'run_accuracies', 'on_side', 'needed_text', 'shortfall', 'ladder_decision',
            'decision_markdown', 'ladder_profiles', 'plot_ladder', 'committed_ladder', 'ladder_markdown', 'write_ladder',
-           'amended_text', 'pilot_parts', 'peak_at_zero', 'peaks_text', 'ladder_page']
+           'amended_text', 'pilot_parts', 'peak_at_zero', 'peaks_text', 'shortfall_trend', 'ladder_page']
 
 # %% ../nbs/lib/27b_ladder.ipynb #2675191e
 def ladder_stats(prof:pd.DataFrame, # one study's `ssdc_profiles` table
@@ -245,6 +245,18 @@ def peaks_text(z:pd.DataFrame, # `peak_at_zero`
     at = lambda g: ', '.join(f'{r.depth} ({r.at_zero} of {r.seeds})' for r in g.itertuples())
     return '; '.join(f"`{c}` at depth {at(g)}" for c, g in z[z.at_zero > 0].groupby('condition', sort=False))
 
+def shortfall_trend(lt:pd.DataFrame, # `ladder_table`
+                    estimator:str='batch') -> str:
+    "What falls short at the deepest rung, and that statistic's mean at every depth: does depth bring it closer?"
+    dec = ladder_decision(lt, estimator)
+    deepest = dec[dec.depth == dec.depth.max()].iloc[0]
+    if deepest.testable: return f"At depth {deepest.depth} every part reaches power 0.8 with {deepest.seeds} seeds."
+    g = lt[lt.estimator == estimator]
+    parts = re.findall(r'(C2|C7 premise) `([^`]+)`', deepest.short_of)
+    means = lambda col, c: ', '.join(f"{r[col]:.3f} (depth {r.depth})" for _, r in g[g.condition == c].iterrows())
+    return (f"**What falls short at depth {deepest.depth}** ({estimator} RPI), its mean at every depth: " +
+            '; '.join(f"{w} `{c}`, {LADDER_PARTS[w][0]} {means(LADDER_PARTS[w][0], c)}" for w, c in parts) + '.')
+
 def ladder_page(lt:pd.DataFrame, # `ladder_table`
                 st:pd.DataFrame, # `ladder_stats`
                 parts:list, # `pilot_parts`
@@ -268,6 +280,7 @@ def ladder_page(lt:pd.DataFrame, # `ladder_table`
               '`lib/27b_ladder` ("seeds for" is the number of seeds a study would need for power 0.8 at the one-sided '
               '0.025 level if the pilot\'s mean and SD were true; with two seeds the SD is itself very uncertain).', '',
               '![SSDC under RPI across the ladder](figures/ladder.png)', '', tables.strip(), '',
+              shortfall_trend(lt), '',
               "**Peaks at layer 0** (R = 0 there, so C7's premise R > ε cannot hold, whatever the seeds): " +
               '; '.join(f"under {e} RPI {z or 'none'}" for e, z in zero.items()) + '.']
     return '\n'.join(lines) + '\n'
