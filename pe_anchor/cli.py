@@ -143,10 +143,13 @@ def train_main(argv:list|None=None, # arguments (default: the command line)
     "`pe-anchor-train`: bad arguments exit with status 2 and a one-line error before anything is written."
     argv = list(sys.argv[1:] if argv is None else argv)
     run_command(Parser(prog='pe-anchor-train'), lambda: import_plugins(plugin_args(argv)))  # before the choices
-    p = train_parser(); args = p.parse_args(argv)
+    p = train_parser()
+    args = p.parse_args(argv)
     def train():
-        ov = parse_overrides(args.set); seed = ov.pop('seed', args.seed)
-        make_config(args.condition, args.preset, seed=seed, **ov); check_device_name(args.device)  # before torch
+        ov = parse_overrides(args.set)
+        seed = ov.pop('seed', args.seed)
+        make_config(args.condition, args.preset, seed=seed, **ov)  # before torch
+        check_device_name(args.device)
         if args.cache_root: check_folder_choice(args.cache_root, 'Run cache', '--cache-root')  # not /, ~, the repo
         from pe_anchor.training import get_trained, dist_info
         run = get_trained(args.condition, args.preset, seed, args.cache_root, device=args.device,
@@ -167,9 +170,10 @@ def preset_costs(width:int=100, # characters per line
         out += [fill(f"--quick: {p.quick_cost}", ' ' * 6)] if p.quick_cost else []
     return '\n'.join(out)
 
-def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=None, merge=None) -> str:
+def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=None, merge=None, amend=None) -> str:
     "The first line `pe-anchor-paper` prints: what it does, and what the preset costs (`PRESETS[preset].cost`)."
     if redo_report: return f"pe-anchor-paper: the claims and the report of {out_dir} again, from its tables"
+    if amend: return f"pe-anchor-paper: amending {len(amend)} part(s) from their committed weights (no training)"
     if merge: return f"pe-anchor-paper: merging {len(merge)} part(s) into {out_dir} (no training, no run cache)"
     q = PRESETS[preset].quick_cost or 'not measured; a fraction of the full cost'
     look = f"; its quick look: {q}" if quick else ''
@@ -302,7 +306,8 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
     "`pe-anchor-paper`: bad arguments exit with status 2 and a one-line error before anything is written."
     argv = list(sys.argv[1:] if argv is None else argv)
     plugins = run_command(Parser(prog='pe-anchor-paper'), lambda: import_plugins(plugin_args(argv)))
-    p = paper_parser(); args = p.parse_args(argv)
+    p = paper_parser()
+    args = p.parse_args(argv)
     def paper():
         seeds, settings = seeds_value(args.seeds), parse_overrides(args.study)
         if args.analyses and not (args.part or args.amend):
@@ -312,7 +317,8 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
         check_device_name(args.device)
         if args.out_dir and not args.redo_report: check_out_dir(args.out_dir, args.adopt_out_dir)  # before torch
         where = args.out_dir or f'outputs/{args.preset}'
-        if not args.quiet: print(start_line(args.preset, args.quick, args.redo_report, where, args.merge), flush=True)
+        if not args.quiet: print(start_line(args.preset, args.quick, args.redo_report, where, args.merge, args.amend),
+                                 flush=True)
         from pe_anchor.study import make_study
         from pe_anchor.paper import reproduce, rerender
         from pe_anchor.plan import default_out_dir
@@ -350,11 +356,16 @@ def upkeep_parser() -> argparse.ArgumentParser:
     g.add_argument('--measure', action='store_true', help="the study on this CPU's widest and on AVX2 kernels")
     g.add_argument('--here', metavar='OUT_CSV', help="the study on this machine's default device, compared")
     c = sub.add_parser('check-claims', help='committed studies re-derived and recomputed, their rules checked')
-    c.add_argument('outs', nargs='*', metavar='OUT'); c.add_argument('--prereg', metavar='FILE')
+    c.add_argument('outs', nargs='*', metavar='OUT')
+    c.add_argument('--prereg', metavar='FILE')
     r = sub.add_parser('recompute-part', help="a part's per-run results recomputed, compared byte for byte")
-    r.add_argument('part'); r.add_argument('--conditions', default='ape'); add_flag(r, 'workers', type=int, default=1)
+    r.add_argument('part')
+    r.add_argument('--conditions', default='ape')
+    add_flag(r, 'workers', type=int, default=1)
     w = sub.add_parser('commit-weights', help="a part's verified runs' final weights committed into it")
-    w.add_argument('part'); w.add_argument('--log', required=True); add_flag(w, 'cache_root')
+    w.add_argument('part')
+    w.add_argument('--log', required=True)
+    add_flag(w, 'cache_root')
     s = sub.add_parser('parts-status', help="the confirmatory study's parts and their costs")
     s.add_argument('--write', action='store_true', help='and regenerate reports/cpu-parts/README.md')
     sub.add_parser('plotly-js', help='write the shared plotly.js reports load (--plotly-js)').add_argument('folder')
@@ -362,7 +373,8 @@ def upkeep_parser() -> argparse.ArgumentParser:
 
 def upkeep_main(argv:list|None=None) -> int:
     "`pe-anchor-upkeep`: the exit status, 0 when done, 1 when a check finds a difference (bad input exits with 2)."
-    p = upkeep_parser(); a = p.parse_args(list(sys.argv[1:] if argv is None else argv))
+    p = upkeep_parser()
+    a = p.parse_args(list(sys.argv[1:] if argv is None else argv))
     def upkeep() -> bool:  # imported only now, so `--help` stays fast
         from pe_anchor import upkeep as U
         from pe_anchor.recheck import check_claims

@@ -36,7 +36,8 @@ def logged_kernel_manager(log):
 
 def _log_warning(log, message, category, filename, lineno, file=None, line=None):
     "`warnings.showwarning` into the open file `log`."
-    log.write(warnings.formatwarning(message, category, filename, lineno, line)); log.flush()
+    log.write(warnings.formatwarning(message, category, filename, lineno, line))
+    log.flush()
 
 @contextlib.contextmanager
 def logged_to(log):
@@ -63,7 +64,8 @@ def load_plugin(ref:str, # a `.py` file, or a module name
     if folder and folder not in sys.path: sys.path.append(folder)  # an installed package wins over a file here
     try:
         if not str(ref).endswith('.py'): return importlib.import_module(ref)
-        path = Path(ref).resolve(); name = 'pe_anchor_plugin_' + re.sub(r'\W', '_', path.stem)
+        path = Path(ref).resolve()
+        name = 'pe_anchor_plugin_' + re.sub(r'\W', '_', path.stem)
         spec = importlib.util.spec_from_file_location(name, path)
         mod = sys.modules[name] = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
@@ -78,7 +80,9 @@ def plugin_cell(plugins) -> str:
     import importlib
     found = []
     for ref in plugins:
-        if str(ref).endswith('.py'): found.append((str(Path(ref).resolve()), None)); continue
+        if str(ref).endswith('.py'):
+            found.append((str(Path(ref).resolve()), None))
+            continue
         f = Path(importlib.import_module(ref).__file__).resolve()
         found.append((ref, str(f.parents[ref.count('.') + (f.name == '__init__.py')])))  # the folder it was found in
     return ("from pe_anchor.notebooks import load_plugin  # injected by pe_anchor.notebooks.run_notebook\n"
@@ -98,7 +102,8 @@ def _record_source(path, src:Path, until:int|None=None):
     """Name `src` as the input of the executed notebook `path` (papermill records an in-memory input as itself); with
     `until`, append the cells of `src` from `until` on, unexecuted."""
     import nbformat
-    nb = nbformat.read(str(path), as_version=4); nb.metadata.papermill['input_path'] = str(src)
+    nb = nbformat.read(str(path), as_version=4)
+    nb.metadata.papermill['input_path'] = str(src)
     if until is not None: nb.cells += nbformat.read(str(src), as_version=4).cells[until:]
     with atomic_write(path, 'w') as f: nbformat.write(nb, f)
 
@@ -129,12 +134,15 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None,
     to `dest`, warnings and the kernel's own output to `log`."""
     import papermill as pm
     src = notebook_path(name)
-    dest = Path(dest); dest.parent.mkdir(parents=True, exist_ok=True)
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
     part, failed = dest.with_name(f'.{dest.name}.partial'), dest.with_name(dest.stem + '.failed.ipynb')
-    log = Path(log or dest.parent / 'papermill.log'); log.parent.mkdir(parents=True, exist_ok=True)
+    log = Path(log or dest.parent / 'papermill.log')
+    log.parent.mkdir(parents=True, exist_ok=True)
     try:
         with open(log, 'a') as f, logged_to(f):
-            f.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {src.name} -> {dest}\n"); f.flush()
+            f.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {src.name} -> {dest}\n")
+            f.flush()
             pm.execute_notebook(with_plugins(src, plugins, until), str(part), parameters=parameters,
                                 kernel_name='python3', progress_bar=False, cwd=str(cwd or src.parent),
                                 kernel_manager_class=logged_kernel_manager(f))
@@ -147,7 +155,8 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None,
                                "python -m ipykernel install --sys-prefix --name python3") from e
         if part.exists(): part.replace(failed)
         raise RuntimeError(f"Notebook {src.name} failed; see the executed copy {failed}:\n{e}") from e
-    failed.unlink(missing_ok=True); part.replace(dest)  # only a complete executed notebook lands at `dest`
+    failed.unlink(missing_ok=True)
+    part.replace(dest)  # only a complete executed notebook lands at `dest`
     return dest
 
 # %% ../nbs/lib/23a_notebooks.ipynb #a96a1694
@@ -182,11 +191,13 @@ def link_saved_figures(path, # an executed notebook
     """Replace every figure output of the executed notebook `path` that names its saved PNG (`FIGURE_META`) by a
     markdown image of that file (`figure_markdown`), in place; how many."""
     import nbformat
-    path = Path(path); nb, n = nbformat.read(str(path), as_version=4), 0
+    path = Path(path)
+    nb, n = nbformat.read(str(path), as_version=4), 0
     for out in [o for c in nb.cells for o in c.get('outputs', []) if PLOTLY_MIME in o.get('data', {})]:
         saved = out.get('metadata', {}).get(FIGURE_META, {}).get('figure')
         if not saved: continue
-        out['data'] = figure_markdown(out['data'][PLOTLY_MIME], Path(cwd or path.parent) / saved, path.parent); n += 1
+        out['data'] = figure_markdown(out['data'][PLOTLY_MIME], Path(cwd or path.parent) / saved, path.parent)
+        n += 1
     if n:
         with atomic_write(path, 'w') as f: nbformat.write(nb, f)
     return n

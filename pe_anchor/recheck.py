@@ -45,9 +45,10 @@ def recompute_claims(out, # a committed study
 def same_values(a:pd.Series, b:pd.Series, # one column, committed and recomputed
                ) -> np.ndarray:
     "Elementwise equality of two columns: numbers exactly (NaN equals NaN), anything else as text."
-    try: x, y = a.astype(float).to_numpy(), b.astype(float).to_numpy(); return (x == y) | (np.isnan(x) & np.isnan(y))
+    try: x, y = a.astype(float).to_numpy(), b.astype(float).to_numpy()
     except (TypeError, ValueError):
         return a.fillna('').astype(str).to_numpy() == b.fillna('').astype(str).to_numpy()  # CSV: '' reads as NaN
+    return (x == y) | (np.isnan(x) & np.isnan(y))
 
 # %% ../nbs/lib/24f_recheck.ipynb #ed2c1925
 CLAIM_KEY = ['claim', 'estimator', 'part', 'role']
@@ -73,7 +74,10 @@ def claim_differences(old:pd.DataFrame, # the committed table
     extended = []
     for col in [c for c in old.columns if c not in key and c in new.columns]:
         bad = ~same_values(both[col + '_old'], both[col + '_new'])
-        if col == 'note': longer = extended_notes(both, bad); extended += name(both[longer]); bad &= ~longer
+        if col == 'note':
+            longer = extended_notes(both, bad)
+            extended += name(both[longer])
+            bad &= ~longer
         diffs += [f"{col} of {k}" for k in name(both[bad])]
     return dict(diffs=diffs, added=name(added[~known]), extended=extended, same=len(both))
 

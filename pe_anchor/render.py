@@ -102,8 +102,12 @@ def _kaleido_server(restart:bool=False):
     "Start kaleido's persistent browser (exports then take a fraction of a second instead of seconds each)."
     import kaleido
     if not hasattr(kaleido, 'start_sync_server'): return
-    if restart and _KALEIDO['server']: kaleido.stop_sync_server(silence_warnings=True); _KALEIDO['server'] = False
-    if not _KALEIDO['server']: kaleido.start_sync_server(silence_warnings=True); _KALEIDO['server'] = True
+    if restart and _KALEIDO['server']:
+        kaleido.stop_sync_server(silence_warnings=True)
+        _KALEIDO['server'] = False
+    if not _KALEIDO['server']:
+        kaleido.start_sync_server(silence_warnings=True)
+        _KALEIDO['server'] = True
 
 def start_static_export():
     """Start the static-export browser now, in the background (it takes a second or more): a notebook calls this before
@@ -186,11 +190,15 @@ def mathml_cells(nb) -> int:
     n = 0
     for c in nb.cells:
         if c.cell_type == 'markdown':
-            new = mathml_markdown(c.source); n += new != c.source; c.source = new
+            new = mathml_markdown(c.source)
+            n += new != c.source
+            c.source = new
         for o in c.get('outputs', []):
             md = o.get('data', {}).get('text/markdown')
             if md is None: continue
-            new = mathml_markdown(''.join(md)); n += new != ''.join(md); o['data']['text/markdown'] = new
+            new = mathml_markdown(''.join(md))
+            n += new != ''.join(md)
+            o['data']['text/markdown'] = new
     return n
 
 # %% ../nbs/lib/22_render.ipynb #fb42fa9b
@@ -292,10 +300,13 @@ def browser_dom(html_path, budget_ms:int=10_000, timeout:int=180) -> str:
     the folder of `html_path`) after `budget_ms` of virtual time in a `VIEWPORT` window."""
     src, chromium = Path(html_path).read_text(), find_chromium()
     head = f'<base href="{Path(html_path).resolve().parent.as_uri()}/">' + ERROR_CAPTURE  # its links from its folder
-    i = src.find('<head>'); page = src[:i + 6] + head + src[i + 6:] if i >= 0 else head + src
-    i = page.rfind('</body>'); page = page[:i] + TEXT_MEASURE + page[i:] if i >= 0 else page + TEXT_MEASURE
+    i = src.find('<head>')
+    page = src[:i + 6] + head + src[i + 6:] if i >= 0 else head + src
+    i = page.rfind('</body>')
+    page = page[:i] + TEXT_MEASURE + page[i:] if i >= 0 else page + TEXT_MEASURE
     with tempfile.TemporaryDirectory(prefix='pe_anchor-chromium-') as d:
-        p = Path(d) / 'page.html'; p.write_text(page)
+        p = Path(d) / 'page.html'
+        p.write_text(page)
         r = subprocess.run([chromium, *CHROMIUM_FLAGS, f'--user-data-dir={d}/profile',
                             f'--virtual-time-budget={budget_ms}', f'--window-size={VIEWPORT[0]},{VIEWPORT[1]}',
                             '--dump-dom', p.as_uri()],
@@ -375,11 +386,13 @@ def figure_page(*figs, # plotly figures
                ) -> Path:
     "A standalone HTML page with `figs`, rendered as the report is: for checking figures in a browser."
     import nbformat
-    nb = nbformat.v4.new_notebook(); nb.cells = [nbformat.v4.new_markdown_cell('# A page')]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell('# A page')]
     outputs = [{PLOTLY_MIME: json.loads(pio.to_json(f, validate=False))} for f in figs] + [{'text/html': extra}]
     for data in outputs:
         c = nbformat.v4.new_code_cell('')
         c.outputs = [nbformat.v4.new_output('display_data', data=data)]
         nb.cells.append(c)
-    d = Path(tempfile.mkdtemp(prefix='pe_anchor-page-')); nbformat.write(nb, str(d / 'nb.ipynb'))
+    d = Path(tempfile.mkdtemp(prefix='pe_anchor-page-'))
+    nbformat.write(nb, str(d / 'nb.ipynb'))
     return render_report(d / 'nb.ipynb', d / 'page.html')

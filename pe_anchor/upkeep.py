@@ -183,7 +183,9 @@ def commit_weights(part, # a committed part's folder
     _, man, _, study = read_part(part)
     bound = []
     for r in man['part']['runs']:
-        if why := unbound_why(r, man['part']['results'], ok, bad): say(f"left unbound: {r['run']} ({why})"); continue
+        if why := unbound_why(r, man['part']['results'], ok, bad):
+            say(f"left unbound: {r['run']} ({why})")
+            continue
         run = Run(run_dir(study.config(r['condition'], r['seed']), cache_root))
         if run.test_acc != r['test_acc']:
             say(f"left unbound: {r['run']} (retrained test_acc {run.test_acc!r} != committed {r['test_acc']!r})")
@@ -300,8 +302,9 @@ def measure_golden(out=None, # where the differences go (default: the checkout's
                                  study_tables(compute_golden(Path(d) / 'avx2', AVX2)))
     diff.to_csv(out, index=False)
     per = diff.groupby('table').agg(max_abs=('max_abs', 'max'), mismatches=('mismatches', 'sum'))
-    say(per.to_string()); say(f"largest: {diff.max_abs.max():.3g}; cells that differ in identities/verdicts: "
-                              f"{int(diff.mismatches.sum())}; written {out}")
+    say(per.to_string())
+    say(f"largest: {diff.max_abs.max():.3g}; cells that differ in identities/verdicts: "
+        f"{int(diff.mismatches.sum())}; written {out}")
     return diff
 
 # %% ../nbs/lib/24e_upkeep.ipynb #d235fbef
