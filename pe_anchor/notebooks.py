@@ -15,7 +15,7 @@ from .render import static_image, render_report, relative_url, figure_title, PLO
 __all__ = ['COMMITTED_HEADING', 'REPORT_NOTEBOOK', 'LOG_FILE', 'nbs_dir', 'logged_kernel_manager', 'logged_to', 'PluginError',
            'load_plugin', 'plugin_cell', 'with_plugins', 'notebook_path', 'run_notebook', 'add_static_fallback',
            'figure_markdown', 'link_saved_figures', 'committed_heading', 'committed_stop', 'committed_notebooks',
-           'run_committed', 'check_plotly_js', 'write_report']
+           'run_committed', 'check_plotly_js', 'write_report', 'section_figures']
 
 # %% ../nbs/lib/23a_notebooks.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -274,3 +274,21 @@ def write_report(out, # the reproduction's output folder
                          plotly_js=relative_url(plotly_js, out) if plotly_js else None)
     link_saved_figures(ex, cwd=out)
     return html
+
+# %% ../nbs/lib/23a_notebooks.ipynb #e769e29a
+def section_figures(analysis:str, # the section's analysis, e.g. 'fragility'
+                    figs:dict, # {figure name: figure} the section drew and showed
+                    tables_dir, # a finished reproduction holding the analysis's stored tables (`committed_tables`)
+                    folder, # where the figures go (the section's `out/figures`)
+                   ) -> str:
+    "Show the registry's other figures of `analysis`, save every figure once (`save_figures`); the line saying where."
+    from pe_anchor.render import show_figure, save_figures
+    from pe_anchor.units import analysis_figures
+    from pe_anchor.plan import committed_tables
+    from pe_anchor.measure import paper_reference
+    drawn = analysis_figures(analysis, committed_tables(tables_dir), paper_reference())
+    more = {name: fig for name, fig in drawn.items() if name not in figs}
+    for fig in more.values(): show_figure(fig)
+    save_figures(figs | more, folder)
+    return (f"{analysis}: tables in {Path(tables_dir) / 'tables' / analysis}; figures {', '.join(figs | more)} "
+            f"(plotly JSON and PNG) in {folder}")

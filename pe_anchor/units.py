@@ -51,6 +51,7 @@ class Analysis:
     tables:tuple=() # the names of the tables `write` writes (`tables/<name>/<table>.csv`): the report's contents
     figures:tuple=() # (figure name, `fn(tables, reference)` -> plotly figure) pairs, drawn from the combined tables
     reads:str='final' # what `per_run` reads of a run (`RUN_READS`): a part's committed weights serve 'final' only
+    section:str='' # its section's heading in the report ('': one of its "Further analyses")
 
 ANALYSIS_UNITS = {}  # name -> Analysis, in the order the reproduction runs them
 
@@ -130,7 +131,8 @@ def draw_fig3(tables:dict, reference=None):
 
 def draw_severity(tables:dict, reference=None):
     "Fragility Score against corruption severity (paper: none: our extension)"
-    return plot_severity(tables['fragility'], reference) if has_rows(tables, 'fragility', 'severity') else None
+    if not has_rows(tables, 'fragility', 'severity'): return None
+    return plot_severity(tables['fragility'], reference, tables.get('damage_matched'))  # the stored rule's settings
 
 def draw_matched(tables:dict, reference=None):
     "FS of every PE model at the epoch matching the ablated model's accuracy (paper: none: our extension)"
@@ -139,8 +141,9 @@ def draw_matched(tables:dict, reference=None):
 
 def draw_alpha_sweep(tables:dict, reference=None):
     "ΔSSDC and JPEG FS as the PE is scaled by α (paper: Tables 1, 3, 4 (no figure in the paper))"
+    if has_rows(tables, 'alpha_summary'): return plot_alpha_sweep(tables['alpha_summary'])  # as stored
     if not has_rows(tables, 'alpha_sweep'): return None
-    return plot_alpha_sweep(sweep_summary(tables['alpha_sweep'], reference))
+    return plot_alpha_sweep(sweep_summary(tables['alpha_sweep'], reference))  # a study stored without its summary
 
 def draw_emergence(tables:dict, reference=None):
     "SSDC per layer after every training epoch (paper: none: our extension)"
@@ -159,20 +162,21 @@ PAPER_ANALYSES = (
              interventions_combine, write_tables, cost=2.0,
              tables=('ssdc_profiles', 'ssdc_summary', 'rpi_summary', 'rpi_accuracy'),
              figures=(('fig1b', draw_fig1b), ('fig4', draw_fig4), ('fig2a', draw_fig2a), ('fig2b', draw_fig2b),
-                      ('fig5', draw_fig5), ('rpi_accuracy', draw_rpi_accuracy))),
+                      ('fig5', draw_fig5), ('rpi_accuracy', draw_rpi_accuracy)), section='SSDC per layer'),
     Analysis('fragility', ('corruptions', 'fragility_images', 'matched', 'split'), run_keys, fragility_per_run,
              fragility_combine, _write_fragility, cost=4.0, reads='epochs',
              tables=('fragility', 'fragility_summary', 'table5', 'matched_epochs', 'severity', 'severity_summary',
                      'damage_matched', 'fragility_selection'),
-             figures=(('fig3', draw_fig3), ('severity', draw_severity), ('matched', draw_matched))),
+             figures=(('fig3', draw_fig3), ('severity', draw_severity), ('matched', draw_matched)),
+             section='Fragility'),
     Analysis('scaling', ('rpi', 'n_perms', 'pe_scales', 'n_images', 'fragility_images', 'allow_extrapolation', 'split'),
              scaling_keys, scaling_per_run, scaling_combine, write_tables, cost=3.0,
              needs=('fragility', 'interventions'),
              tables=('alpha_sweep', 'alpha_sweep_selection', 'alpha_summary'),
-             figures=(('alpha_sweep', draw_alpha_sweep),)),
+             figures=(('alpha_sweep', draw_alpha_sweep),), section='Positional scaling'),
     Analysis('emergence', ('rpi', 'n_perms', 'n_images', 'split'), lambda s: sorted(s.analysed_keys),
              emergence_per_run, emergence_combine, write_tables, cost=1.0, needs=('interventions',), reads='epochs',
-             tables=('emergence',), figures=(('emergence', draw_emergence),)),
+             tables=('emergence',), figures=(('emergence', draw_emergence),), section='Emergence during training'),
 )
 for _a in PAPER_ANALYSES: register_analysis(_a)
 
