@@ -5,7 +5,7 @@
     PYTHONPATH=/tmp/old python benchmarks/analysis_bench.py --label old   # the code before a change (see below)
     python benchmarks/analysis_bench.py --label new --old old              # ratios to the rows labelled 'old'
 
-Each task is `pe_anchor.units.per_run_tables(analysis, run, study, ...)`: what `pe_anchor.parts.result_task` computes,
+Each task is `pe_anchor.analyses.units.per_run_tables(analysis, run, study, ...)`: what `pe_anchor.engine.parts.result_task` computes,
 without writing the tables. The study is the committed part's (`--part`, its `manifest.json`); an analysis that
 `needs` another's per-run result of the run (scaling, emergence) is given the committed part's stored tables of it,
 as the queue gives it the stored result. The run comes from the run cache (`--cache`, default the package's); the
@@ -52,8 +52,8 @@ def commit() -> str:
 
 def time_task(name:str, run, study, part:Path, corrupted:Path) -> dict:
     "CPU and wall seconds of one per-run task, the committed part's stored tables given for what it needs."
-    from pe_anchor.parts import stored_tables
-    from pe_anchor.units import get_analysis, per_run_tables
+    from pe_anchor.engine.parts import stored_tables
+    from pe_anchor.analyses.units import get_analysis, per_run_tables
     a = get_analysis(name)
     inputs = {n: stored_tables(part, n, run.dir.name) for n in a.needs}
     load, u0, t0 = os.getloadavg()[0], usage(), time.time()
@@ -75,10 +75,10 @@ def main():
     ap.add_argument('--out', default=str(Path(__file__).with_suffix('.csv')), help='CSV to append to ("" = none)')
     a = ap.parse_args()
     import pandas as pd, torch
-    from pe_anchor.cache import Run, default_cache_root
-    from pe_anchor.fragility import corrupted_dir
-    from pe_anchor.study import study_from_dict
-    from pe_anchor.units import get_analysis
+    from pe_anchor.runs.cache import Run, default_cache_root
+    from pe_anchor.analyses.fragility import corrupted_dir
+    from pe_anchor.analyses.study import study_from_dict
+    from pe_anchor.analyses.units import get_analysis
     import pe_anchor
     torch.set_num_threads(1)
     code = str(Path(pe_anchor.__file__).parent.parent)  # the package timed (PYTHONPATH may name another checkout)

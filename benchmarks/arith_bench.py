@@ -6,7 +6,7 @@ kernels; plus the core's matrix-product rate in fp32 and bf16 and the training F
 
 `--depth 8` or `--depth 12` measures the `cpu-deep` ladder's model (the `cpu` model at that depth).
 
-The CPU's bf16 instructions (AVX-512 BF16, AMX) are detected from /proc/cpuinfo (`pe_anchor.machine.cpu_summary`),
+The CPU's bf16 instructions (AVX-512 BF16, AMX) are detected from /proc/cpuinfo (`pe_anchor.base.machine.cpu_summary`),
 never assumed; without them the bf16 rows say so. Nothing here changes the project's default numerics: an option is
 adopted only if it is measured faster, and then only as an option.
 """
@@ -50,7 +50,7 @@ def mm_rate(dtype, n:int=20) -> float:
 
 def variants(depth:int=4):
     "name -> (model builder, autocast context factory) of the `cpu` model at `depth`."
-    from pe_anchor.models import create_model
+    from pe_anchor.vision.models import create_model
     bf16 = lambda: torch.autocast('cpu', dtype=torch.bfloat16)
     eager = lambda pe: create_model(pe, 'cpu', depth=depth)
     compiled = lambda pe: torch.compile(eager(pe))
@@ -65,7 +65,7 @@ def main():
     ap.add_argument('--depth', type=int, default=4)
     ap.add_argument('--out', default=str(ROOT / 'benchmarks' / 'arith_bench.csv'))
     a = ap.parse_args(); torch.set_num_threads(1)
-    from pe_anchor.machine import cpu_summary
+    from pe_anchor.base.machine import cpu_summary
     cpu = cpu_summary(); has_bf16 = bool({'avx512_bf16', 'amx_bf16'} & set(cpu['flags']))
     print(f"torch {torch.__version__}, 1 thread, {cpu['model']}, capability {cpu['capability']}, flags {cpu['flags']}, "
           f"load {os.getloadavg()[0]:.2f}")

@@ -25,7 +25,7 @@ CANDIDATES = {  # name -> overrides of the `cpu` preset (which itself is on the 
 }
 
 def run_one(condition, name, seed=0):
-    from pe_anchor.training import get_trained
+    from pe_anchor.runs.training import get_trained
     root = os.environ.get('PE_ANCHOR_CACHE', str(HERE.parent / 'data' / 'calib'))
     t0 = time.time()
     run = get_trained(condition, 'cpu', seed=seed, cache_root=root, progress=False, **CANDIDATES[name])

@@ -9,7 +9,7 @@ capability), another MKL code path (MKL picks its kernels by vendor and instruct
 Each of these is selected here by its documented switch, one kernel set a subprocess:
 `ATEN_CPU_CAPABILITY` (default / avx2 / avx512), `MKL_ENABLE_INSTRUCTIONS` with `ONEDNN_MAX_CPU_ISA`, `MKL_CBWR`
 and `torch.set_num_threads`. The largest difference per quantity, over every kernel set, sets
-`pe_anchor.live.LIVE_TOL` (with the margin stated there); a run on a real second kind is added as rows of its own.
+`pe_anchor.analyses.live.LIVE_TOL` (with the margin stated there); a run on a real second kind is added as rows of its own.
 """
 import argparse, json, os, subprocess, sys
 from pathlib import Path
@@ -31,7 +31,7 @@ KERNEL_SETS = {  # name -> environment (and threads) of one subprocess
 def measure() -> list:
     "Every Live quantity: (quantity, run, key, committed, live), in this process's kernels."
     import torch
-    from pe_anchor.live import (committed_run, committed_result, live_profile, live_accuracy, live_jpeg, against,
+    from pe_anchor.analyses.live import (committed_run, committed_result, live_profile, live_accuracy, live_jpeg, against,
                                 LIVE_CHECKS)
     rows = []
     for quantity, condition, seed in LIVE_CHECKS:
@@ -43,8 +43,8 @@ def measure() -> list:
     return rows
 
 def live_check(quantity, run):
-    "One Live quantity of `run` against its committed rows (`pe_anchor.live.recompute`)."
-    from pe_anchor.live import recompute
+    "One Live quantity of `run` against its committed rows (`pe_anchor.analyses.live.recompute`)."
+    from pe_anchor.analyses.live import recompute
     return recompute(run, quantity)
 
 def main():
@@ -55,7 +55,7 @@ def main():
     if a.worker:
         import torch
         torch.set_num_threads(KERNEL_SETS[a.worker]['threads'])
-        from pe_anchor.machine import cpu_summary
+        from pe_anchor.base.machine import cpu_summary
         cap = torch.backends.cpu.get_cpu_capability()
         print(json.dumps(dict(capability=cap, cpu=cpu_summary()['model'], rows=measure())))
         return

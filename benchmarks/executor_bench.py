@@ -23,13 +23,13 @@ SETTINGS = {  # name -> (threads per run, workers)
 
 def grid(runs:int, subset:int, threads:int) -> list:
     "The benchmark's run configs: APE and RoPE, seeds 0.., one epoch on `subset` images."
-    from pe_anchor.config import make_config
+    from pe_anchor.base.config import make_config
     return [make_config(c, 'cpu', seed=s, epochs=1, subset=subset, threads=threads)
             for s in range(runs // 2) for c in ('ape', 'rope')]
 
 def measure(runs:int, subset:int, threads:int, workers:int) -> dict:
     "Train the grid into an empty cache; wall seconds and training images per second."
-    from pe_anchor.executor import train_all, make_executor
+    from pe_anchor.runs.executor import train_all, make_executor
     configs = grid(runs, subset, threads)
     with tempfile.TemporaryDirectory(prefix='pe_anchor-exbench-') as d:
         t0 = time.time()

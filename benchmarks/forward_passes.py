@@ -7,11 +7,11 @@ The analyses are bound by forward passes, so their floor is every needed pass on
 analysis's per-run compute on two runs (`ape` and `none`) of a study with the `cpu` preset's analysis settings (the
 split into halves, RPI, K permutations, the α grid, the corruption ladders, the accuracy-matched comparison, 10 kept
 epochs, the same share of the test images for SSDC) but the `smoke` preset's tiny model and 512 synthetic test images,
-so it takes a minute: the count of passes depends on the settings, not on the model. Every call of the one evaluation loop (`pe_anchor.measure.forward_batches`) is
+so it takes a minute: the count of passes depends on the settings, not on the model. Every call of the one evaluation loop (`pe_anchor.metrics.measure.forward_batches`) is
 recorded with what decides its output: the weights, the images, the RPI estimator and its seed, α and the batch size.
 A pass whose key was seen before (in the same analysis or an earlier one) is a repeat; the floor is the passes minus
 the repeats. `ssdc_only` counts passes that feed only SSDC, which stop after the last block's `ln1` tokens. An
-analysis that `needs` others (`pe_anchor.units.Analysis.needs`) is given their per-run tables of the same run as the
+analysis that `needs` others (`pe_anchor.analyses.units.Analysis.needs`) is given their per-run tables of the same run as the
 engine gives them: written as stored results and read back."""
 import argparse, hashlib, sys, tempfile
 from pathlib import Path
@@ -27,7 +27,7 @@ def weights(model) -> str:
 
 def recorder(log:list, state:dict):
     "A stand-in for `forward_batches` that records each pass, then runs the real one."
-    import pe_anchor.measure as M
+    import pe_anchor.metrics.measure as M
     real = M.forward_batches
     def counted(model, images, mean, std, rpi=None, seed=0, pe_scale=1.0, batch_size=500, device=None, **forward):
         key = (weights(model), digest(images), rpi, seed if rpi else None, float(pe_scale), batch_size)
@@ -41,18 +41,18 @@ def recorder(log:list, state:dict):
 
 def read_back(tables:dict, folder:Path) -> dict:
     "`tables` written as a stored result is (`save_table`) and read back (`read_result`), as the engine passes them."
-    from pe_anchor.files import save_table
-    from pe_anchor.stored import read_result
+    from pe_anchor.base.files import save_table
+    from pe_anchor.engine.stored import read_result
     folder.mkdir(parents=True, exist_ok=True)
     for k, df in tables.items(): save_table(df, folder / f'{k}.csv')
     return {k: read_result(folder / f'{k}.csv') for k in tables}
 
 def count(out:Path) -> pd.DataFrame:
-    import pe_anchor.measure as M
-    from pe_anchor.core import PRESETS
-    from pe_anchor.study import make_study
-    from pe_anchor.training import get_trained
-    from pe_anchor.units import ANALYSIS_UNITS
+    import pe_anchor.metrics.measure as M
+    from pe_anchor.base.core import PRESETS
+    from pe_anchor.analyses.study import make_study
+    from pe_anchor.runs.training import get_trained
+    from pe_anchor.analyses.units import ANALYSIS_UNITS
     torch.set_num_threads(1)
     cpu = {k: v for k, v in PRESETS['cpu'].study.items() if k not in ('seeds', 'overrides')}
     cpu['n_images'] = cpu['n_images'] * 512 // 10_000  # the same share of the test images (512 synthetic, 10,000 FMNIST)
@@ -92,8 +92,8 @@ def time_passes(repeats:int=5) -> pd.DataFrame:
     sized images, one thread: a full pass (logits) and an SSDC-only pass (`stream_tokens`, which stops after the last
     block's `ln1`), interleaved so that a change of load hits both alike."""
     import os, time
-    from pe_anchor.measure import forward_batches, stream_tokens
-    from pe_anchor.models import create_model
+    from pe_anchor.metrics.measure import forward_batches, stream_tokens
+    from pe_anchor.vision.models import create_model
     torch.set_num_threads(1)
     m, g = create_model('ape', 'cpu', seed=0), torch.Generator().manual_seed(0)
     x = torch.randint(0, 256, (1000, 1, 28, 28), dtype=torch.uint8, generator=g)

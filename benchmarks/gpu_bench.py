@@ -3,7 +3,7 @@ training time of one run it implies, and one `smoke` run trained end to end on t
 
     python benchmarks/gpu_bench.py --out gpu_bench.csv [--steps 30] [--device cuda]
 
-Each step is the trainer's own (`pe_anchor.training.train_step`: the preset's AdamW, cosine schedule, label
+Each step is the trainer's own (`pe_anchor.runs.training.train_step`: the preset's AdamW, cosine schedule, label
 smoothing, gradient clipping, RPT's permutation for `rpt`) on a batch of random normalised images already on the
 device, so the figure is the model's compute alone: reading and decoding ImageNet-100's JPEGs is not in it. One run's
 training time is then 60 epochs x 126,689 images / (images per second). The last rows train the `smoke` preset's `ape`
@@ -12,9 +12,9 @@ import argparse, json, statistics, tempfile, time
 from pathlib import Path
 import torch
 import pandas as pd
-from pe_anchor.config import make_config
-from pe_anchor.models import build_model, draw_permutation
-from pe_anchor.training import make_optimizer, train_step, autocast_ctx, train_run
+from pe_anchor.base.config import make_config
+from pe_anchor.vision.models import build_model, draw_permutation
+from pe_anchor.runs.training import make_optimizer, train_step, autocast_ctx, train_run
 
 TRAIN_IMAGES = 126_689  # ImageNet-100's training images (the `paper` preset's cost line)
 

@@ -3,7 +3,7 @@
     python benchmarks/house.py [--commit REV] [--out benchmarks/house.csv]
 
 Reads the files of a commit (default: HEAD) through git, so two commits are measured by the same code. Prints one
-row and appends it to the CSV: modules and sub-packages of `pe_anchor`, their lines (`_modidx.py` aside), public
+row and appends it to the CSV: modules and sub-packages of `pe_anchor`, their lines (`_modidx.py` and `__init__.py` aside), public
 names (`__all__`), exported cells (median lines, median definitions, cells with three or more definitions, exports
 with no code cell after them before the next export), `;` statement joins in exported code, import arrows between
 the package's modules, `scripts/` files and lines, tracked bytes and the bytes of tracked files that are exact copies
@@ -63,7 +63,8 @@ def joins(src:str) -> int:
 
 def measure(rev:str) -> dict:
     files = tracked(rev)
-    mods = [p for p in files if p.startswith('pe_anchor/') and p.endswith('.py') and not p.endswith('_modidx.py')]
+    mods = [p for p in files if p.startswith('pe_anchor/') and p.endswith('.py')
+            and not p.endswith(('_modidx.py', '__init__.py'))]
     texts = {p: show(rev, p) for p in mods}
     names = 0
     for t in texts.values():
@@ -74,7 +75,9 @@ def measure(rev:str) -> dict:
         me = p[:-3].replace('/', '.')
         for m in re.finditer(r'^\s*from\s+(\.+[\w.]*|pe_anchor[\w.]*)\s+import', t, re.M):
             target = m.group(1)
-            if target.startswith('.'): target = 'pe_anchor.' + target.lstrip('.')
+            if target.startswith('.'):  # relative: resolved from the module's own package
+                dots = len(target) - len(target.lstrip('.'))
+                target = '.'.join(me.split('.')[:-dots] + [target.lstrip('.')]).rstrip('.')
             if target != me: arrows.add((me, target))
     cells = []
     for p in [p for p in files if p.startswith('nbs/') and p.endswith('.ipynb')]:

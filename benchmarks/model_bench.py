@@ -7,8 +7,8 @@ Prints a markdown table; the measured table is kept in benchmarks/README.md."""
 import argparse, time
 import torch, torch.nn.functional as F
 from timm.models.vision_transformer import VisionTransformer
-from pe_anchor.config import make_config
-from pe_anchor.models import build_model
+from pe_anchor.base.config import make_config
+from pe_anchor.vision.models import build_model
 
 SHAPES = {  # name -> (preset, overrides, batch)
     'cpu': ('cpu', {}, 128),

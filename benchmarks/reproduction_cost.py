@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 def run_rows(study, cache_root) -> pd.DataFrame:
     "One row per run of `study`: condition, seed, wall and CPU seconds, threads, executor, start and finish."
-    from pe_anchor.cache import run_dir
+    from pe_anchor.runs.cache import run_dir
     rows = []
     for c, s in study.run_keys:
         d = json.loads((run_dir(study.config(c, s), cache_root) / 'done.json').read_text())
@@ -58,9 +58,9 @@ PARTS = ROOT / 'benchmarks' / 'reproduction_parts.csv'
 def measure_parts(preset:str, workers:int) -> pd.DataFrame:
     "Reproduce `preset`'s study with one seed per condition and one-epoch runs; the seconds of each part."
     import tempfile, time
-    from pe_anchor.study import make_study
-    from pe_anchor.paper import reproduce
-    from pe_anchor.executor import make_executor
+    from pe_anchor.analyses.study import make_study
+    from pe_anchor.engine.paper import reproduce
+    from pe_anchor.runs.executor import make_executor
     with tempfile.TemporaryDirectory(prefix='pe_anchor-cost-') as d:
         study = make_study(preset, 'all', 1, overrides={'epochs': 1})
         t0 = time.time()
@@ -94,7 +94,7 @@ def scale_parts(parts:pd.DataFrame, seeds:int, epochs:int, workers:int) -> pd.Da
 
 def estimate(preset:str, workers:int, out:str, reuse:bool=False):
     "Measure (or, with `reuse`, read back) a one-seed, one-epoch reproduction of `preset`; scale it to the full study."
-    from pe_anchor.core import PRESETS
+    from pe_anchor.base.core import PRESETS
     full = PRESETS[preset]
     seeds, epochs = len(full.study['seeds']), full.run.train.epochs
     parts = pd.read_csv(PARTS) if reuse else measure_parts(preset, workers)
@@ -118,8 +118,8 @@ def main():
     if a.estimate:
         return estimate(a.preset, a.workers, a.out or str(ROOT / 'benchmarks' / 'reproduction_estimate.csv'), a.reuse)
     a.out = a.out or str(ROOT / 'benchmarks' / 'reproduction_cost.csv')
-    from pe_anchor.plan import read_plan
-    from pe_anchor.cache import default_cache_root
+    from pe_anchor.engine.plan import read_plan
+    from pe_anchor.runs.cache import default_cache_root
     study = read_plan(a.out_dir)
     runs = run_rows(study, a.cache_root or default_cache_root())
     analyses = analysis_rows(a.out_dir)

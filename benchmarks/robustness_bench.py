@@ -9,12 +9,12 @@ Without --trained the model is the untrained cpu-preset model (same cost as a tr
 the measured table is kept in benchmarks/README.md ("Robustness timings")."""
 import argparse, os, tempfile, time
 import torch
-from pe_anchor.data import get_dataset
-from pe_anchor.images import eval_tensors
-from pe_anchor.training import get_trained, untrained_model, accuracy
-from pe_anchor.corruptions import corruption_grid
-from pe_anchor.fragility import fragility_table
-from pe_anchor.corruptions import corrupted_images, images_fingerprint, jpeg
+from pe_anchor.vision.data import get_dataset
+from pe_anchor.vision.images import eval_tensors
+from pe_anchor.runs.training import get_trained, untrained_model, accuracy
+from pe_anchor.analyses.corruptions import corruption_grid
+from pe_anchor.analyses.fragility import fragility_table
+from pe_anchor.analyses.corruptions import corrupted_images, images_fingerprint, jpeg
 
 GRID = ('jpeg', 'blur', 'jpeg-c', 'blur-c')
 

@@ -14,9 +14,9 @@ the peak RSS creeps up by allocator reuse over the first batches (plain passes t
 """
 import argparse, json, os, platform, statistics, subprocess, sys, time
 import torch, torch.nn.functional as F
-from pe_anchor.models import create_model
-from pe_anchor.ssdc import SSDCAccumulator
-from pe_anchor.layers import stream_tokens
+from pe_anchor.vision.models import create_model
+from pe_anchor.metrics.ssdc import SSDCAccumulator
+from pe_anchor.metrics.layers import stream_tokens
 
 SHAPES = {  # name -> (preset, ModelConfig overrides, images, batch size, reps)
     'cpu': ('cpu', {}, 2000, 1000, 7),                               # the `cpu` preset as it is now

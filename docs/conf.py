@@ -26,7 +26,7 @@ suppress_warnings = ['myst.header', 'misc.highlighting_failure']
 myst_all_links_external = True
 myst_enable_extensions = ['dollarmath', 'amsmath', 'colon_fence', 'strikethrough']
 myst_dmath_double_inline = True
-myst_dmath_allow_space = myst_dmath_allow_digits = False  # the report's rule (pe_anchor.render.MATH): `$5 and $6`
+myst_dmath_allow_space = myst_dmath_allow_digits = False  # the report's rule (pe_anchor.base.render.MATH): `$5 and $6`
 # is prose, a formula has no space inside its dollars and no letter or digit right outside them
 
 # MyST-NB: never execute here (build_docs.py --execute runs the notebooks with papermill first)

@@ -7,16 +7,12 @@ from __future__ import annotations
 import argparse, importlib, json, os, re, sys, textwrap
 from pathlib import Path
 # the registries and parsers (core and files import no torch)
-from .core import CONDITIONS, EXECUTORS, PRESETS
-from .config import MAX_SEED, make_config, parse_seeds, parse_overrides
-from .files import check_out_dir, check_folder_choice
+from .base.core import CONDITIONS, EXECUTORS, PRESETS
+from .base.config import MAX_SEED, make_config, parse_seeds, parse_overrides
+from .base.files import check_out_dir, check_folder_choice
 
 # %% auto #0
-__all__ = ['DIGITS', 'INPUT_ERRORS', 'ANSI', 'DEVICE_NAME', 'COMMANDS', 'Parser', 'add_flag', 'condition_list', 'seed_value',
-           'seeds_value', 'error_line', 'run_command', 'check_device_name', 'add_plugin_flag', 'import_plugins',
-           'plugin_args', 'train_parser', 'train_main', 'preset_costs', 'start_line', 'add_executor_flags',
-           'paper_parser', 'in_parts', 'analysis_names', 'amend_parts', 'paper_main', 'upkeep_parser', 'upkeep_main',
-           'main']
+__all__ = ['COMMANDS', 'train_parser', 'train_main', 'paper_main', 'upkeep_parser', 'upkeep_main', 'main']
 
 # %% ../nbs/lib/25_cli.ipynb #0bff76c5
 class Parser(argparse.ArgumentParser):
@@ -103,9 +99,9 @@ def add_plugin_flag(p:argparse.ArgumentParser):
 def import_plugins(names:list, # `--import` values: module names or .py files
                    cwd=None, # where a module name is looked for after the installed packages (default: here)
                   ) -> list:
-    "Load each plug-in (`pe_anchor.notebooks.load_plugin`); returns what the notebooks load: files, module names."
+    "Load each plug-in (`load_plugin` of `pe_anchor.engine.notebooks`); returns what the notebooks load: files, modules."
     if not names: return []
-    from pe_anchor.notebooks import load_plugin  # only with plug-ins: `--help` stays fast
+    from pe_anchor.engine.notebooks import load_plugin  # only with plug-ins: `--help` stays fast
     refs, folder = [], str(Path(cwd or os.getcwd()).resolve())
     for n in names:
         if n.endswith('.py'):
@@ -151,7 +147,7 @@ def train_main(argv:list|None=None, # arguments (default: the command line)
         make_config(args.condition, args.preset, seed=seed, **ov)  # before torch
         check_device_name(args.device)
         if args.cache_root: check_folder_choice(args.cache_root, 'Run cache', '--cache-root')  # not /, ~, the repo
-        from pe_anchor.training import get_trained, dist_info
+        from pe_anchor.runs.training import get_trained, dist_info
         run = get_trained(args.condition, args.preset, seed, args.cache_root, device=args.device,
                           progress=not args.quiet, **ov)
         if dist_info()[0] == 0: print(json.dumps(dict(run=str(run.dir), test_acc=run.test_acc, trained=run.trained)))
@@ -180,7 +176,7 @@ def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=Non
     return f"pe-anchor-paper: preset {preset} ({PRESETS[preset].summary}){look}; full cost: {PRESETS[preset].cost}"
 
 def add_executor_flags(p:argparse.ArgumentParser):
-    "The flags that say where runs train and per-run analyses run (`pe_anchor.executor.make_executor`)."
+    "The flags that say where runs train and per-run analyses run (`pe_anchor.runs.executor.make_executor`)."
     g = p.add_argument_group('scaling out (where runs train and per-run analyses run)')
     add_flag(g, 'executor', default='local', choices=EXECUTORS,
              help='local: a pool of worker processes on this machine; slurm: one Slurm job per task (pip install '
@@ -215,7 +211,7 @@ def paper_parser() -> argparse.ArgumentParser:
     add_flag(p, 'cache_root', default=None, help='run cache (default: $PE_ANCHOR_CACHE, else ~/.cache/pe_anchor)')
     add_flag(p, 'device', default=None, help='training device (default: cuda if available)')
     p.add_argument('--study', '--analysis', dest='study', nargs='*', default=None, metavar='KEY=VALUE',
-                   help='study settings (fields of pe_anchor.study.StudyConfig), e.g. n_images=500 '
+                   help='study settings (fields of pe_anchor.analyses.study.StudyConfig), e.g. n_images=500 '
                         "pe_scales=[1.0,0.5] rpi=image (default: the preset's)")
     add_flag(p, 'no_report', action='store_true', help='skip the report')
     add_flag(p, 'notebooks', action=argparse.BooleanOptionalAction, default=None,
@@ -227,7 +223,7 @@ def paper_parser() -> argparse.ArgumentParser:
     add_executor_flags(p)
     add_flag(p, 'redo_report', action='store_true',
              help='only redo the claims and the report of the reproduction in --out-dir, from its tables')
-    g = p.add_argument_group('a reproduction in parts (pe_anchor.parts)')
+    g = p.add_argument_group('a reproduction in parts (pe_anchor.engine.parts)')
     add_flag(g, 'part', action='store_true',
              help='compute a part: train or load only the runs of --seeds and --pe and store their per-run '
                   'results in --out-dir (no claims, no report); merge the parts later with --merge')
@@ -235,7 +231,7 @@ def paper_parser() -> argparse.ArgumentParser:
              help='merge part folders into --out-dir: verify them, combine their per-run results, test the claims and '
                   'render the report, with no training and no run cache')
     add_flag(g, 'allowed_signers', default=None, metavar='FILE',
-             help='with --merge: require every part to be signed (pe_anchor.parts.sign_part) by a key of this '
+             help='with --merge: require every part to be signed (pe_anchor.engine.parts.sign_part) by a key of this '
                   'allowed-signers file (the format of ssh-keygen(1))')
     add_flag(g, 'amend', nargs='+', default=None, metavar='PART',
              help='add to finished parts the per-run results of analyses registered after they were made, computed '
@@ -249,7 +245,8 @@ def paper_parser() -> argparse.ArgumentParser:
              help='with --merge or --redo-report: the report loads this shared plotly.js (pe-anchor-upkeep plotly-js '
                   'DIR writes it) instead of holding its own copy; it must exist')
     add_flag(g, 'sign_key', default=None, metavar='FILE',
-             help='with --amend: sign each amended part again with this SSH private key (pe_anchor.merge.sign_part)')
+             help='with --amend: sign each amended part again with this SSH private key '
+                  '(pe_anchor.engine.merge.sign_part)')
     add_flag(p, 'adopt_out_dir', nargs='?', const=True, default=False, metavar='FINGERPRINT',
              help='let pe_anchor write into a non-empty --out-dir it did not make (it then owns the folder; by '
                   'default such a folder is refused). It first lists every file there it might replace and is not '
@@ -268,8 +265,8 @@ def in_parts(args, # the parsed `pe-anchor-paper` arguments
              plugins=(), # the plug-ins (`import_plugins`): the report of a merge loads them too
             ):
     "`--part`: compute a part of `study` into `out_dir`; `--merge`: merge the parts into `out_dir`."
-    from pe_anchor.parts import compute_part
-    from pe_anchor.merge import merge_parts
+    from pe_anchor.engine.parts import compute_part
+    from pe_anchor.engine.merge import merge_parts
     if args.merge and args.part: raise ValueError("--part and --merge are two steps: give one of them")
     if args.merge:
         res = merge_parts(args.merge, out_dir, report=not args.no_report, progress=not args.quiet,
@@ -287,14 +284,14 @@ def in_parts(args, # the parsed `pe-anchor-paper` arguments
 
 def analysis_names(args) -> list|None:
     "The registered analyses `--analyses` names (None: the default), each checked against the registry."
-    from pe_anchor.units import get_analysis
+    from pe_anchor.analyses.units import get_analysis
     if not args.analyses: return None
     return [get_analysis(x.strip()).name for x in args.analyses.split(',') if x.strip()]
 
 def amend_parts(args, # the parsed `pe-anchor-paper` arguments (`--amend`, `--analyses`, `--sign-key`)
                 executor):
     "`--amend`: add the analyses each part lacks (or `--analyses`) from its committed weights (`amend_part`)."
-    from pe_anchor.amend import amend_part
+    from pe_anchor.engine.amend import amend_part
     done = [amend_part(p, analysis_names(args), executor, args.device, not args.quiet, args.sign_key)
             for p in args.amend]
     if args.quiet: print(json.dumps([dict(part=str(d['part']), analyses=d['analyses'], results=d['results'],
@@ -312,17 +309,17 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
         seeds, settings = seeds_value(args.seeds), parse_overrides(args.study)
         if args.analyses and not (args.part or args.amend):
             raise ValueError(f"--analyses {args.analyses} goes with --part or --amend (a whole reproduction computes all)")
-        from pe_anchor.params import check_study_settings  # no torch: a bad --study fails in well under a second
+        from pe_anchor.base.params import check_study_settings  # no torch: a bad --study fails in well under a second
         check_study_settings(settings)
         check_device_name(args.device)
         if args.out_dir and not args.redo_report: check_out_dir(args.out_dir, args.adopt_out_dir)  # before torch
         where = args.out_dir or f'outputs/{args.preset}'
         if not args.quiet: print(start_line(args.preset, args.quick, args.redo_report, where, args.merge, args.amend),
                                  flush=True)
-        from pe_anchor.study import make_study
-        from pe_anchor.paper import reproduce, rerender
-        from pe_anchor.plan import default_out_dir
-        from pe_anchor.executor import make_executor
+        from pe_anchor.analyses.study import make_study
+        from pe_anchor.engine.paper import reproduce, rerender
+        from pe_anchor.engine.plan import default_out_dir
+        from pe_anchor.runs.executor import make_executor
         executor = make_executor(args.executor, workers=args.workers, partition=args.slurm_partition,
                                  time_min=args.slurm_time, gpus_per_run=args.slurm_gpus_per_run,
                                  cpus_per_run=args.slurm_cpus_per_run, mem_gb=args.slurm_mem_gb,
@@ -376,9 +373,9 @@ def upkeep_main(argv:list|None=None) -> int:
     p = upkeep_parser()
     a = p.parse_args(list(sys.argv[1:] if argv is None else argv))
     def upkeep() -> bool:  # imported only now, so `--help` stays fast
-        from pe_anchor import upkeep as U
-        from pe_anchor.recheck import check_claims
-        from pe_anchor.render import write_plotly_js
+        from pe_anchor.engine import upkeep as U
+        from pe_anchor.engine.recheck import check_claims
+        from pe_anchor.base.render import write_plotly_js
         if a.command == 'golden': return U.golden(a.compare, a.write, a.measure, a.here)
         if a.command == 'check-claims': return check_claims(a.outs, a.prereg)
         if a.command == 'recompute-part': return U.recompute_part(a.part, a.conditions, a.workers)

@@ -8,12 +8,12 @@ from dataclasses import replace
 import torch, torch.nn as nn
 from timm.layers import RelPosBias
 from timm.models.twins import PosConv
-from .core import ModelConfig, CONDITIONS
-from .config import register_condition
-from .models import NoPE, RoPE, PE_REGISTRY, register_pe
+from .base.core import ModelConfig, CONDITIONS
+from .base.config import register_condition
+from .vision.models import NoPE, RoPE, PE_REGISTRY, register_pe
 
 # %% auto #0
-__all__ = ['FAMILIES', 'PEG', 'RelPosBiasPE', 'RoPEMixed', 'register_families']
+__all__ = ['FAMILIES', 'PEG', 'register_families']
 
 # %% ../nbs/lib/06b_families.ipynb #f7b48ff3
 class PEG(NoPE):

@@ -22,14 +22,14 @@ nbdev: cells with `#| hide` or `#| include: false` and lone `#| default_exp` cel
 the site's own plotly.js (the installed plotly's), with the PNG the executed copies carry as the fallback; an output
 that only inlines plotly.js is dropped (the site loads its copy in the <head> of pages with figures). A figure the
 report notebook saved is, in its executed copy, a markdown image of that PNG (`../figures/<name>.png`,
-pe_anchor.notebooks.link_saved_figures): its link is resolved like any other, and MyST-NB shows the file.
+pe_anchor.engine.notebooks.link_saved_figures): its link is resolved like any other, and MyST-NB shows the file.
 
 Results: the site is built from the committed reproduction. The home page carries the blocks README.md generates
 (scripts/make_readme.py: which study `reports/cpu` is, its verdict table, the glance figure when committed, each
 preset's cost), never the notebook's placeholder. A section notebook with a "## The committed result" section (the
 report notebook 08_claims: its "## The committed study's claims") has the cells up to the end of that section executed
 (parameters at their defaults; those cells only read `reports/cpu`'s SHA-checked tables;
-`pe_anchor.notebooks.run_committed`, which writes every reproduction's notebooks, with the set-up cells' outputs kept),
+`pe_anchor.engine.notebooks.run_committed`, which writes every reproduction's notebooks, with the set-up cells' outputs kept),
 the rest shown unexecuted, under a banner naming the study (confirmatory or exploratory, its seeds and date); the
 outputs are cached in build/docs-cache/ by a hash of the cells, the committed files and the package source. The
 "Committed results" pages show the committed report (`report.html`), every figure with its caption and the paper's
@@ -53,7 +53,7 @@ DOCS = ROOT / 'docs'
 CACHE = ROOT / 'build' / 'docs-cache'  # executed committed-result cells (git-ignored)
 COMMITTED = ROOT / 'reports' / 'cpu'    # the reproduction the site shows
 EXPECT = '_pe_docs_expect.json'         # pages that must carry results, for scripts/check_docs.py
-from pe_anchor.pages import figure_list, seed_range, study_kind, study_of  # defined once, in pe_anchor.pages
+from pe_anchor.report.pages import figure_list, seed_range, study_kind, study_of  # defined once, in pe_anchor.report.pages
 REPORT_NB = '08_claims.ipynb'  # the notebook that renders a reproduction's report
 def committed_study() -> str:
     "'the confirmatory study (`reports/cpu`, seeds 100-105)', or the exploratory one: which study the site shows."
@@ -80,8 +80,8 @@ def smoke_report_note() -> str:
             f"{committed_study()} is [`report.html`](../reports/cpu/report.html).\n:::")
 sys.path.insert(0, str(ROOT / 'scripts'))
 import make_readme  # the README's generated blocks, the committed study's seeds and date
-from pe_anchor.render import PLOTLY_MIME  # defined once, in pe_anchor.render
-from pe_anchor.notebooks import committed_stop  # where a section's committed result ends: one definition
+from pe_anchor.base.render import PLOTLY_MIME  # defined once, in pe_anchor.base.render
+from pe_anchor.engine.notebooks import committed_stop  # where a section's committed result ends: one definition
 
 def section_stop(path:Path, cells) -> int|None:
     """Index of the first cell after a section notebook's committed result (None: it has none): `committed_stop` (its
@@ -203,7 +203,7 @@ def plotly_html(spec:dict, png:str|None) -> str:
             f'else document.addEventListener("DOMContentLoaded",draw);}})();</script></div>')
 
 def is_plotlyjs(html:str) -> bool:
-    "An output that only inlines the whole plotly.js (e.g. `pe_anchor.render.plotlyjs_html()`)."
+    "An output that only inlines the whole plotly.js (e.g. `pe_anchor.base.render.plotlyjs_html()`)."
     return len(html) > 500_000 and html.lstrip().startswith('<script') and 'plotly.js' in html[:2000]
 
 def convert_outputs(cell, md_fn):
@@ -535,13 +535,13 @@ def committed_key(nb:dict, stop:int) -> str:
             h.update(p.relative_to(ROOT).as_posix().encode() + p.read_bytes())
     return h.hexdigest()[:16]
 
-RUN_COMMITTED = ('import sys; from pe_anchor.notebooks import run_committed; '
+RUN_COMMITTED = ('import sys; from pe_anchor.engine.notebooks import run_committed; '
                  'run_committed(sys.argv[1], sys.argv[2], log=sys.argv[3], keep_setup=True)')  # one process a notebook
-RUN_REPORT = ('import sys; from pe_anchor.notebooks import run_notebook; '  # the report notebook, to its section's end
+RUN_REPORT = ('import sys; from pe_anchor.engine.notebooks import run_notebook; '  # the report notebook, to its section's end
               'run_notebook(sys.argv[1], sys.argv[2], {}, log=sys.argv[3], until=int(sys.argv[4]))')
 
 def render_committed(nbs:list, stage:Path, jobs:int) -> tuple:
-    """Each notebook executed to the end of its committed-result section by `pe_anchor.notebooks.run_committed` (the
+    """Each notebook executed to the end of its committed-result section by `pe_anchor.engine.notebooks.run_committed` (the
     function that writes every reproduction's notebooks), its set-up outputs kept, the rest unexecuted; cached by
     `committed_key`: ({repository path: executed notebook}, [failed])."""
     todo, done = [], {}

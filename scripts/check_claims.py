@@ -1,5 +1,5 @@
 """Check committed studies: re-derived from their parts, their claims recomputed with the current code, the code's rules
-against the pre-registration's block (`pe-anchor-upkeep check-claims`, `pe_anchor.recheck`: nbs/lib/24f_recheck.ipynb).
+against the pre-registration's block (`pe-anchor-upkeep check-claims`, `pe_anchor.engine.recheck`: nbs/lib/24f_recheck.ipynb).
 
     python scripts/check_claims.py [OUT ...] [--prereg FILE]   # default: reports/cpu, cpu-exploratory, cpu-families
 """

@@ -34,7 +34,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from check_digest import DIGEST_JS, digest_problems  # a report's digest against its glance figure
-from pe_anchor.render import find_chromium, VIEWPORT  # one definition each: the report's browser test uses them too
+from pe_anchor.base.render import find_chromium, VIEWPORT  # one definition each: the report's browser test uses them too
 
 CHROMIUM_FLAGS = ('--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
                   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-extensions',

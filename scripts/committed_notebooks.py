@@ -4,7 +4,7 @@
     python scripts/committed_notebooks.py --check   # exit 1 if a committed copy is missing or names a machine path
 
 Each top-level section notebook with a "## The committed result" section (01-07) is executed by
-`pe_anchor.notebooks.run_committed`, the one function that also writes a reproduction's own `notebooks/`
+`pe_anchor.engine.notebooks.run_committed`, the one function that also writes a reproduction's own `notebooks/`
 (`reproduce(..., notebooks=True)`): its cells up to the end of that section run with its parameters at their
 defaults, which point at `reports/cpu` and only read its SHA-checked tables and per-run results; the cells after it
 (the experiment, by default the seconds-long `smoke` preset) are kept unexecuted, and the outputs of the set-up cells
@@ -14,7 +14,7 @@ folder) is refused: the committed notebooks carry no machine paths.
 """
 import argparse, sys, tempfile
 from pathlib import Path
-from pe_anchor.notebooks import committed_notebooks, run_committed
+from pe_anchor.engine.notebooks import committed_notebooks, run_committed
 
 ROOT = Path(__file__).resolve().parent.parent
 DEST = ROOT / 'reports' / 'cpu' / 'notebooks'

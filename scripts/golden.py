@@ -1,5 +1,5 @@
-"""The golden result: the smoke study of `pe_anchor.parts.golden_study()` computed whole, its tables and claims kept in
-`data/golden-smoke/` (`pe-anchor-upkeep golden`, `pe_anchor.upkeep`: nbs/lib/24e_upkeep.ipynb).
+"""The golden result: the smoke study of `pe_anchor.engine.parts.golden_study()` computed whole, its tables and claims kept in
+`data/golden-smoke/` (`pe-anchor-upkeep golden`, `pe_anchor.engine.upkeep`: nbs/lib/24e_upkeep.ipynb).
 
     python scripts/golden.py --write            # (re)make data/golden-smoke/ (after a RESULTS_VERSION bump)
     python scripts/golden.py --compare DIR      # compare a merged smoke study in DIR with the golden tables

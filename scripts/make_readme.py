@@ -14,7 +14,7 @@ by scripts/build_docs.py for the docs site's home page) replace what lies betwee
   figure if it is committed (a one-line note otherwise) and the verdict of every claim (the primary verdict beside the
   exploratory study's, or the exploratory verdicts labelled so), from `reports/cpu/claims.csv` (a marked placeholder
   if unusable);
-- `<!-- costs:begin -->` ... `<!-- costs:end -->`: each preset's summary and cost (`pe_anchor.core.PRESETS`);
+- `<!-- costs:begin -->` ... `<!-- costs:end -->`: each preset's summary and cost (`pe_anchor.base.core.PRESETS`);
 - `<!-- families:begin -->` ... `<!-- families:end -->`: the families study (our extension): in progress, with how many
   of its pre-registered parts are committed (`reports/cpu-families-parts/`), until its merge `reports/cpu-families`
   holds the hypotheses' table; then each hypothesis's prediction beside its primary verdict, and one line on what
@@ -22,20 +22,22 @@ by scripts/build_docs.py for the docs site's home page) replace what lies betwee
   and the blur comparisons that fail), all from the table's rows;
 - `<!-- provenance:begin -->` ... `<!-- provenance:end -->`: how many of the confirmatory runs were trained from a
   dirty working tree, from the committed parts' run records.
+- `<!-- rooms:begin -->` ... `<!-- rooms:end -->`: the package's rooms (sub-packages, lowest first) and their library
+  notebooks, from `scripts/layers.py`;
 - `<!-- ladder:begin -->` ... `<!-- ladder:end -->`: the depth ladder's pilot (issue 52, exploratory): its figure, its
-  table under batch RPI and the decision, from `reports/cpu-deep-pilot/ladder.md` (`pe_anchor.ladder.write_ladder`).
+  table under batch RPI and the decision, from `reports/cpu-deep-pilot/ladder.md` (`pe_anchor.report.ladder.write_ladder`).
 
 The pages of docs/ other than deviations.md (what the README links to rather than shows: `paper.md`, `costs.md`,
 `reproduce.md`, ...) are written by hand; their generated blocks are filled in the same way, links relative to docs/.
 
-docs/deviations.md is every row of `pe_anchor.deviations.deviations('cpu')` (where the paper's value comes from, ours,
+docs/deviations.md is every row of `pe_anchor.base.deviations.deviations('cpu')` (where the paper's value comes from, ours,
 why), with the measured JPEG Fragility Score of `none` in the committed study beside the paper's, computed from the
 files."""
 import csv, json, posixpath, re, statistics, sys
 from pathlib import Path
-from pe_anchor.pages import label_notes, other_readings, seed_range, severity_counts, study_kind, study_of  # noqa: F401
-from pe_anchor.plan import read_manifest
-from pe_anchor.upkeep import part_manifests
+from pe_anchor.report.pages import label_notes, other_readings, seed_range, severity_counts, study_kind, study_of  # noqa: F401
+from pe_anchor.engine.plan import read_manifest
+from pe_anchor.engine.upkeep import part_manifests
 
 ROOT = Path(__file__).resolve().parent.parent
 NB = ROOT / 'nbs' / '00_index.ipynb'
@@ -84,8 +86,8 @@ def rewrite_links(text:str, fn=from_root) -> str:
         else: chunk.append(line)
     return ''.join(out + [_links(''.join(chunk), fn)])
 
-def core(module:str='core'):
-    "A module of pe_anchor (`pe_anchor.core` by default), imported when first needed."
+def core(module:str='base.core'):
+    "A module of pe_anchor (`pe_anchor.base.core` by default), imported when first needed."
     import importlib
     return importlib.import_module(f'pe_anchor.{module}')
 
@@ -167,7 +169,7 @@ def confirmatory_table(rows:list, path:Path) -> str:
 def scale_of(report:Path=REPORT) -> str:
     "The scale a study reached its verdicts at: depth, token grid and width of its runs (its plan's preset and overrides)."
     st = read_manifest(report)['plan']['study']
-    m = core('config').make_config('ape', st['preset'], **st.get('overrides', {})).model
+    m = core('base.config').make_config('ape', st['preset'], **st.get('overrides', {})).model
     g = m.img_size // m.patch_size
     return f"depth {m.depth}, {g} x {g} tokens, width {m.dim} (`{st['preset']}`)"
 
@@ -219,7 +221,7 @@ def family_seeds(pr:dict) -> list:
 
 def families_text() -> str:
     "The families study: in progress (k of 6 parts) until its merge holds the hypotheses, then their verdicts."
-    pr, table = core('hypotheses').families_preregistration(), FAMILIES / 'tables' / 'claims' / 'hypotheses.csv'
+    pr, table = core('verdicts.hypotheses').families_preregistration(), FAMILIES / 'tables' / 'claims' / 'hypotheses.csv'
     if not table.exists():
         done = family_seeds(pr)
         return (f"**In progress**: {len(done)} of {len(pr['seeds'])} parts committed (seeds "
@@ -311,7 +313,7 @@ def attention_text() -> str:
     return ('Mean attention distance at layer 0 (patches on the 7 x 7 grid, averaged over the 4 heads and the 6 seeds; '
             "from each study's `tables/attention/attention_summary.csv`):\n\n" + '\n'.join(lines) + '\n')
 
-LADDER = ROOT / 'reports' / 'cpu-deep-pilot'  # the depth ladder's pilot (issue 52): `pe_anchor.ladder.write_ladder`
+LADDER = ROOT / 'reports' / 'cpu-deep-pilot'  # the depth ladder's pilot (issue 52): `pe_anchor.report.ladder.write_ladder`
 
 def ladder_text() -> str:
     "The depth ladder: its figure, the table under batch RPI (the pre-registration's) and the decision, from ladder.md."
@@ -324,8 +326,19 @@ def ladder_text() -> str:
     return '\n\n'.join(['![SSDC under RPI per layer, depth 4, 8 and 12](reports/cpu-deep-pilot/figures/ladder.png)',
                          *blocks[at:at + 2], *decision]) + '\n'
 
+def rooms_table() -> str:
+    "The rooms of the package (`scripts/layers.py`'s ROOMS, lowest first), each with its library notebooks."
+    from layers import ROOMS, room
+    nbs = {}
+    for nb in sorted((ROOT / 'nbs' / 'lib').glob('*.ipynb')):
+        m = re.search(r'#\|\s*default_exp\s+([\w.]+)', nb.read_text(encoding='utf-8'))
+        nbs.setdefault(room(m.group(1)) if m else 'tests', []).append(f"[`{nb.stem}`](nbs/lib/{nb.name})")
+    rows = [f"| `pe_anchor.{r}` | {', '.join(nbs.get(r, []))} | {why} |" for r, why in ROOMS.items()]
+    tests = f"| (tests only) | {', '.join(nbs.get('tests', []))} | the hostile-input catalogue and the threat model of parts |"
+    return '\n'.join(['| room | library notebooks | what it holds |', '|---|---|---|', *rows, tests]) + '\n'
+
 GENERATED = dict(results=results_table, costs=costs_table, provenance=provenance_text, families=families_text,
-                 attention=attention_text, ladder=ladder_text)
+                 attention=attention_text, ladder=ladder_text, rooms=rooms_table)
 
 def generated_blocks(text:str, folder:str='') -> str:
     "`text` with every generated block (`GENERATED`) filled in between its markers, links relative to `folder`."
@@ -349,8 +362,8 @@ def paper_fs(condition='none', metric='fs_jpeg') -> float:
 
 def deviation_rows(preset='cpu') -> list:
     "`deviations(preset)`, the corruption row with the committed study's measured JPEG FS of `none` beside the paper's."
-    rows = core('deviations').deviations(preset)
-    st, half = study_of(), core('confirm').preregistration()['split']['images_per_half']
+    rows = core('base.deviations').deviations(preset)
+    st, half = study_of(), core('verdicts.confirm').preregistration()['split']['images_per_half']
     plan = read_manifest(REPORT)['plan']['study']
     for r in rows:
         if r['setting'] == 'corruption pixels':
@@ -378,7 +391,7 @@ def deviations_page(preset='cpu') -> str:
     lines += [f"| {r['section']} | `{r['setting']}` | {cell(r['paper'])} | {cell(r['source'])} | {cell(r['ours'])} | "
               f"{cell(r['why'])} |" for r in rows]
     n_paper = sum(r['why'] == 'as the paper' for r in rows)
-    return (f"<!-- generated by scripts/make_readme.py from pe_anchor.deviations.deviations('{preset}'): "
+    return (f"<!-- generated by scripts/make_readme.py from pe_anchor.base.deviations.deviations('{preset}'): "
             f"do not edit -->\n\n"
             f"# Where the `{preset}` preset departs from the paper\n\n"
             f"Every config field and study setting of the `{preset}` preset, and what the code does that no setting "
@@ -387,7 +400,7 @@ def deviations_page(preset='cpu') -> str:
             f"no training code was released), or \"not reported\" (then the value is our choice, and **why** says so). "
             f"\"Scale\": forced by a laptop CPU; \"Project choice\": ours where the paper is silent or ambiguous; "
             f"\"as the paper\": the paper's value ({n_paper} of {len(rows)} rows). Generated from "
-            f"`pe_anchor.deviations.deviations('{preset}')` (`nbs/lib/00b_deviations.ipynb`); the report prints the "
+            f"`pe_anchor.base.deviations.deviations('{preset}')` (`nbs/lib/00b_deviations.ipynb`); the report prints the "
             f"same table for the runs it used.\n\n" + '\n'.join(lines) + '\n')
 
 # ---------------------------------------------------------------- the README

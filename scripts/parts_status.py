@@ -1,5 +1,5 @@
 """Which parts of the confirmatory `cpu` study are committed, what each cost, and what is left
-(`pe-anchor-upkeep parts-status`, `pe_anchor.upkeep.parts_status`: nbs/lib/24e_upkeep.ipynb).
+(`pe-anchor-upkeep parts-status`, `pe_anchor.engine.upkeep.parts_status`: nbs/lib/24e_upkeep.ipynb).
 
     python scripts/parts_status.py            # print the status
     python scripts/parts_status.py --write    # and regenerate reports/cpu-parts/README.md

@@ -1,5 +1,5 @@
 """Recompute some runs' per-run results of a committed part with the current code, and compare them byte for byte
-(`pe-anchor-upkeep recompute-part`, `pe_anchor.upkeep.recompute_part`: nbs/lib/24e_upkeep.ipynb).
+(`pe-anchor-upkeep recompute-part`, `pe_anchor.engine.upkeep.recompute_part`: nbs/lib/24e_upkeep.ipynb).
 
     python scripts/recompute_part.py reports/cpu-parts/seed-100 --conditions ape [--workers N]
 """

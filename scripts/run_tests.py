@@ -49,29 +49,29 @@ def check_parameters():
 
 def check_layers():
     """The import graph is a DAG in reading order (imports inside functions count; a planted up-layer import is caught),
-    `import pe_anchor.models` loads neither pandas nor plotly, and no registry's tuple is spelled out outside core."""
+    `import pe_anchor.vision.models` loads neither pandas nor plotly, and no registry's tuple is spelled out outside core."""
     sys.path.insert(0, str(ROOT / 'scripts')); from layers import check_package, reading_order
     bad = check_package()
     with tempfile.TemporaryDirectory() as d:  # the check must be able to fail: plant models -> paper
         shutil.copytree(ROOT / 'pe_anchor', Path(d) / 'pe_anchor')
-        m = Path(d) / 'pe_anchor' / 'models.py'
-        m.write_text(m.read_text() + "\ndef _planted():\n    from pe_anchor.paper import reproduce\n")
+        m = Path(d) / 'pe_anchor' / 'vision' / 'models.py'
+        m.write_text(m.read_text() + "\ndef _planted():\n    from pe_anchor.engine.paper import reproduce\n")
         planted = check_package(Path(d) / 'pe_anchor', reading_order())
-        if not any('later layer' in x for x in planted) or not any('cycle' in x for x in planted):
+        if not all(any(w in x for x in planted) for w in ('later layer', 'later room', 'cycle')):
             bad.append(f"the layer check missed a planted import (it found {planted})")
-    r = sh(sys.executable, '-c', "import sys, pe_anchor.models; print([m for m in ('pandas', 'plotly') if m in sys.modules])")
-    if r.stdout.strip() != '[]': bad.append(f"import pe_anchor.models loads {r.stdout.strip()} {r.stderr[-300:]}")
+    r = sh(sys.executable, '-c', "import sys, pe_anchor.vision.models; print([m for m in ('pandas', 'plotly') if m in sys.modules])")
+    if r.stdout.strip() != '[]': bad.append(f"import pe_anchor.vision.models loads {r.stdout.strip()} {r.stderr[-300:]}")
     r = sh(sys.executable, '-c', REGISTRY_LITERALS)
     bad += [l for l in r.stdout.splitlines() if l.strip()] + ([r.stderr[-1000:]] if r.returncode else [])
     return not bad, '\n'.join(bad)
 
 REGISTRY_LITERALS = """
 import re, glob
-from pe_anchor import core
+from pe_anchor.base import core
 names = 'PE_NAMES TRAIN_PERMUTES OPTIMIZERS SCHEDULES PRECISIONS INITS ROPE_VARIANTS TRAIN_AUGS EXECUTORS'
 regs = {n: tuple(getattr(core, n)) for n in names.split()}
 regs |= {n: tuple(getattr(core, n)) for n in ('CONDITIONS', 'PERMUTATIONS', 'RPI_ESTIMATORS', 'PE_CONDITIONS', 'CONTROLS')}
-for f in sorted(glob.glob('pe_anchor/*.py')):
+for f in sorted(glob.glob('pe_anchor/**/*.py', recursive=True)):
     if f.endswith(('core.py', '_modidx.py')): continue
     s = open(f).read()
     for n, vals in regs.items():
@@ -129,9 +129,9 @@ def check_claims():
 COORDINATED = """import json, sys
 from pathlib import Path
 import pandas as pd
-from pe_anchor.confirm import study_claims
-from pe_anchor.files import file_sha256
-from pe_anchor.plan import committed_tables, read_manifest, read_plan
+from pe_anchor.verdicts.confirm import study_claims
+from pe_anchor.base.files import file_sha256
+from pe_anchor.engine.plan import committed_tables, read_manifest, read_plan
 out = Path(sys.argv[1]); m = read_manifest(out)
 f = 'tables/fragility/fragility.csv'; t = pd.read_csv(out / f); t.loc[t.condition == 'rope', 'fs'] += 0.05
 t.to_csv(out / f, index=False)
@@ -150,13 +150,13 @@ rehash()
 def check_remerge():
     """A merge of the committed parts (the ones reports/cpu's manifest names) into a temporary folder gives
     reports/cpu's claims.csv and every table byte for byte (no report: the tables and the claims;
-    `pe_anchor.recheck.remerge_study`)."""
+    `pe_anchor.engine.recheck.remerge_study`)."""
     if not (ROOT / 'reports' / 'cpu' / 'manifest.json').exists(): return True, 'no committed study'
     r = sh(sys.executable, '-c', REMERGE, str(ROOT / 'reports' / 'cpu'))
     return r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
 
 REMERGE = """import sys
-from pe_anchor.recheck import remerge_study
+from pe_anchor.engine.recheck import remerge_study
 differ = remerge_study(sys.argv[1])
 print('reports/cpu/manifest.json names no merged parts' if differ is None else f'differ: {differ[:10]}')
 sys.exit(0 if differ == [] else 1)
@@ -166,7 +166,7 @@ MAX_MODULE_LINES = 400  # the style guide's limit for one module of the package
 
 def check_module_sizes():
     "Every module of the package (the generated `_modidx.py` aside) has at most 400 lines."
-    long = [f"pe_anchor/{p.name}: {n} lines" for p in sorted((ROOT / 'pe_anchor').glob('*.py'))
+    long = [f"{p.relative_to(ROOT)}: {n} lines" for p in sorted((ROOT / 'pe_anchor').rglob('*.py'))
             if p.name != '_modidx.py' and (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES]
     return not long, '\n'.join(long)
 

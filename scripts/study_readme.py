@@ -11,9 +11,9 @@ Made from: the merged study's `manifest.json` and `claims.csv` (`reports/cpu`), 
 `claims.csv` (`reports/cpu-exploratory`). Every number on the page is read from those files; nothing is typed.
 
 The families' page (`families_page`) is made from the merged study's `manifest.json` (its parts and their runs),
-`tables/claims/hypotheses.csv` (`pe_anchor.hypotheses.study_hypotheses`), its figures, the families'
+`tables/claims/hypotheses.csv` (`pe_anchor.verdicts.hypotheses.study_hypotheses`), its figures, the families'
 pre-registration (`data/preregistration-families.md`: SHA-256, first commit, departures) and the code's reviewed
-departures from its block (`pe_anchor.hypotheses.DEPARTURES`). It is labelled as our extension, not the paper's.
+departures from its block (`pe_anchor.verdicts.hypotheses.DEPARTURES`). It is labelled as our extension, not the paper's.
 """
 import csv, datetime as dt, re, subprocess, sys
 from pathlib import Path
@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / 'reports' / 'cpu'
 FAMILIES_OUT = ROOT / 'reports' / 'cpu-families'
 EXPLORATORY = ROOT / 'reports' / 'cpu-exploratory'
-from pe_anchor.pages import figure_list, label_notes, other_readings, seed_range, severity_counts
-from pe_anchor.plan import read_manifest
-from pe_anchor.upkeep import part_manifests, part_row
+from pe_anchor.report.pages import figure_list, label_notes, other_readings, seed_range, severity_counts
+from pe_anchor.engine.plan import read_manifest
+from pe_anchor.engine.upkeep import part_manifests, part_row
 
 
 
@@ -64,16 +64,16 @@ def study_start(parts:list) -> str:
 
 
 def peak_table() -> list:
-    "C7's peak layer per condition and seed, as markdown rows (`pe_anchor.record.peak_layers`)."
-    from pe_anchor.plan import committed_tables
-    from pe_anchor.record import peak_layers
+    "C7's peak layer per condition and seed, as markdown rows (`pe_anchor.verdicts.record.peak_layers`)."
+    from pe_anchor.engine.plan import committed_tables
+    from pe_anchor.verdicts.record import peak_layers
     pk = peak_layers(committed_tables(OUT)['ssdc_profiles'])
     return (['| condition | ' + ' | '.join(f'seed {s}' for s in pk.columns) + ' |', '|---' * (len(pk.columns) + 1) + '|']
             + [f"| `{c}` | " + ' | '.join(str(int(v)) for v in r) + ' |' for c, r in pk.iterrows()])
 
 
 def page() -> str:
-    from pe_anchor.confirm import preregistration, preregistration_record
+    from pe_anchor.verdicts.confirm import preregistration, preregistration_record
     m = read_manifest(OUT)
     study, merged = m['plan']['study'], m.get('part', {})
     claims, old = rows(OUT / 'claims.csv'), {r['claim']: r['verdict_batch'] for r in rows(EXPLORATORY / 'claims.csv')}
@@ -265,8 +265,8 @@ def md_table(df, columns:list) -> list:
 
 def verdict_rows(h) -> list:
     "The predictions against the verdicts, with the deciding parts holding, other readings and the severity counts."
-    from pe_anchor.hypotheses import hypotheses_summary
-    from pe_anchor.results import nonzero_counts
+    from pe_anchor.verdicts.hypotheses import hypotheses_summary
+    from pe_anchor.report.results import nonzero_counts
     sm, prim = hypotheses_summary(h), h[h.role == 'primary'].set_index('hypothesis').part_verdict
     other = h[(h.role == 'reading') & (h.part_verdict != h.hypothesis.map(prim))]
     sm['other readings'] = [', '.join(f"{r.part_verdict} ({r.part.replace('reading: ', '')})"
@@ -283,7 +283,7 @@ def verdict_rows(h) -> list:
 
 def deciding_rows(h) -> list:
     "Every deciding part with its mean, 95 % interval, seeds, Holm-adjusted p_fail and verdict."
-    from pe_anchor.hypotheses import deciding_table
+    from pe_anchor.verdicts.hypotheses import deciding_table
     d = deciding_table(h)
     f = lambda x: '' if x != x else f"{x:.3f}"
     d = d.assign(mean=d.ours.map(f), interval=[f"[{f(a)}, {f(b)}]" for a, b in zip(d.ci_low, d.ci_high)],
@@ -305,7 +305,7 @@ def cost_rows(m:dict) -> list:
 
 def figure_rows(out:Path) -> list:
     "The families' figures and the registered ones that show every condition, if drawn, captioned as on the site."
-    from pe_anchor.hypotheses import FAMILY_FIGURES
+    from pe_anchor.verdicts.hypotheses import FAMILY_FIGURES
     listed = figure_list()
     keys = ('families_glance', *FAMILY_FIGURES, 'fig3', 'severity', 'rpi_accuracy')
     return ['| figure | what it shows |', '|---|---|'] + [f"| [`{k}`](figures/{k}.png) | {listed[k][0]} |" for k in keys
@@ -314,11 +314,11 @@ def figure_rows(out:Path) -> list:
 
 def departure_lines(rec:dict, h) -> list:
     "The document's departures, the code's reviewed candidates (real ones, others with why not), who carries the label."
-    from pe_anchor.hypotheses import DEPARTURES
+    from pe_anchor.verdicts.hypotheses import DEPARTURES
     L = ["As the pre-registration lists them (its `## Departures` section):", '']
     L += [f"- {d}" for d in rec['departures']] or ['- none listed yet']
     listed = ' '.join(rec['departures'])
-    L += ['', 'Where the code departs from the block (`pe_anchor.hypotheses.DEPARTURES`, each checked by a test in '
+    L += ['', 'Where the code departs from the block (`pe_anchor.verdicts.hypotheses.DEPARTURES`, each checked by a test in '
               '`lib/21c_families`):', '']
     L += [f"- **{k}**: {why}. {'In the document' if k in listed else '**Not yet in the document**'}."
           for k, (real, why) in DEPARTURES.items() if real] or ['- none']
@@ -332,8 +332,8 @@ def departure_lines(rec:dict, h) -> list:
 def families_page(out:Path=FAMILIES_OUT) -> str:
     "The families study's page, from the merged study in `out`."
     import pandas as pd
-    from pe_anchor.confirm import preregistration_record
-    from pe_anchor.hypotheses import families_preregistration, families_preregistration_path
+    from pe_anchor.verdicts.confirm import preregistration_record
+    from pe_anchor.verdicts.hypotheses import families_preregistration, families_preregistration_path
     m = read_manifest(out)
     study, pr = m['plan']['study'], families_preregistration()
     rec = preregistration_record(families_preregistration_path())
