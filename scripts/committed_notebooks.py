@@ -8,13 +8,14 @@ Each top-level section notebook with a "## The committed result" section (01-07)
 (`reproduce(..., notebooks=True)`): its cells up to the end of that section run with its parameters at their
 defaults, which point at `reports/cpu` and only read its SHA-checked tables and per-run results; the cells after it
 (the experiment, by default the seconds-long `smoke` preset) are kept unexecuted, and the outputs of the set-up cells
-before it are dropped (they describe a plumbing run, not the committed result). The report notebook `08_claims.ipynb`
-is written by the merge itself. A copy that names a path of this machine (the checkout, a temporary folder, the home
-folder) is refused: the committed notebooks carry no machine paths.
+before it are dropped (they describe a plumbing run, not the committed result). A figure of the study
+(`committed_figures`) is a link to its PNG in `reports/cpu/figures/` (`link_saved_figures`), not a second copy.
+The report notebook `08_claims.ipynb` is written by the merge itself. A copy that names a path of this machine (the
+checkout, a temporary folder, the home folder) is refused: the committed notebooks carry no machine paths.
 """
 import argparse, sys, tempfile
 from pathlib import Path
-from pe_anchor.engine.notebooks import committed_notebooks, run_committed
+from pe_anchor.engine.notebooks import committed_notebooks, link_saved_figures, run_committed
 
 ROOT = Path(__file__).resolve().parent.parent
 DEST = ROOT / 'reports' / 'cpu' / 'notebooks'
@@ -32,6 +33,7 @@ def write() -> int:
         for nb in committed_notebooks():
             try: done = run_committed(nb, Path(stage) / nb.name, log=Path(stage) / 'papermill.log')
             except RuntimeError as e: bad.append(f"{nb.name}: {e}"); continue
+            link_saved_figures(done, cwd=ROOT, folder=DEST)  # the study's figures: links to its PNGs, not copies
             text = done.read_text(encoding='utf-8')
             if machine_paths(text): bad.append(f"{nb.name} names {', '.join(machine_paths(text))}"); continue
             (DEST / nb.name).write_text(text, encoding='utf-8')

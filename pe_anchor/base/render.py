@@ -128,11 +128,26 @@ def save_static(fig:go.Figure, # the figure
                 name:str, # file stem, e.g. 'fig2a'
                 folder, # where the image goes
                ) -> list:
-    "Write `fig` as `folder/name.png` (kaleido, at twice the pixel density): its one static copy; return `[path]`."
+    """Write `fig` as `folder/name.png` (kaleido, at twice the pixel density, as a palette PNG: `palette_png`): its one
+    static copy; return `[path]`."""
     path = Path(folder) / f'{name}.png'
-    data = static_image(fig, 'png', scale=2)
+    data = palette_png(static_image(fig, 'png', scale=2))
     with atomic_write(path) as f: f.write(data)
     return [path]
+
+# %% ../../nbs/lib/03a_render.ipynb #dfebd666
+def palette_png(data:bytes, # a PNG (kaleido's)
+                colors:int=256, # the palette's size
+               ) -> bytes:
+    "`data` as an 8-bit palette PNG (median cut, no dithering); a PNG with transparent pixels is returned unchanged."
+    import io
+    from PIL import Image
+    im = Image.open(io.BytesIO(data))
+    if 'A' in im.getbands() and im.getextrema()[im.getbands().index('A')][0] < 255: return data
+    pal = im.convert('RGB').quantize(colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    pal.save(buf, 'PNG', optimize=True)
+    return buf.getvalue()
 
 # %% ../../nbs/lib/03a_render.ipynb #a9bcca57
 FIGURE_META = 'pe_anchor'  # an output's display metadata naming its saved PNG: {FIGURE_META: {'figure': path}}
@@ -147,18 +162,20 @@ def figure_bundle(fig:go.Figure, # the figure
                  ) -> dict:
     "A display bundle: the interactive figure (plotly's JSON), a PNG of it, and a text line naming it."
     spec = json.loads(pio.to_json(fig, validate=False))
-    return {PLOTLY_MIME: spec, 'image/png': base64.b64encode(static_image(fig, 'png', png_scale)).decode(),
+    return {PLOTLY_MIME: spec, 'image/png': base64.b64encode(palette_png(static_image(fig, 'png', png_scale))).decode(),
             'text/plain': f"<plotly figure: {figure_title(spec)}>"}
 
 def show_figure(fig:go.Figure, # the figure
                 name:str|None=None, # with `folder`: also save it as `folder/name.png`
                 folder=None, # where its static copy goes (None: none)
+                saved=None, # instead: a static copy of it that exists already, to name (nothing is written)
                ):
     """Display `fig` as one output with the interactive figure and a PNG (nbconvert, GitHub and the docs show the PNG);
-    if asked, save it as `folder/name.png` first and name that file in the output's metadata (`FIGURE_META`)."""
+    if asked, save it as `folder/name.png` first, and name that file (or `saved`) in the output's metadata
+    (`FIGURE_META`)."""
     from IPython.display import display
-    saved = save_static(fig, name, folder)[0] if name and folder else None
-    display(figure_bundle(fig), raw=True, metadata={FIGURE_META: {'figure': saved.as_posix()}} if saved else None)
+    saved = save_static(fig, name, folder)[0] if name and folder else saved
+    display(figure_bundle(fig), raw=True, metadata={FIGURE_META: {'figure': Path(saved).as_posix()}} if saved else None)
 
 # %% ../../nbs/lib/03a_render.ipynb #f6b76c00
 def save_figures(figs:dict, # figure name -> plotly figure

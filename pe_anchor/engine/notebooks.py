@@ -15,7 +15,7 @@ from ..base.render import static_image, render_report, relative_url, figure_titl
 __all__ = ['COMMITTED_HEADING', 'REPORT_NOTEBOOK', 'LOG_FILE', 'PluginError', 'load_plugin', 'plugin_cell', 'with_plugins',
            'notebook_path', 'run_notebook', 'figure_markdown', 'link_saved_figures', 'committed_heading',
            'committed_stop', 'committed_notebooks', 'run_committed', 'check_plotly_js', 'write_report',
-           'section_figures']
+           'section_figures', 'committed_figures']
 
 # %% ../../nbs/lib/23a_notebooks.ipynb #e0bdff4d
 def nbs_dir() -> Path:
@@ -187,6 +187,7 @@ def figure_markdown(spec:dict, # the figure (plotly's JSON)
 
 def link_saved_figures(path, # an executed notebook
                        cwd=None, # where its kernel ran: saved paths are relative to it (default: the notebook's folder)
+                       folder=None, # where the notebook will be read (default: its folder): links are relative to it
                       ) -> int:
     """Replace every figure output of the executed notebook `path` that names its saved PNG (`FIGURE_META`) by a
     markdown image of that file (`figure_markdown`), in place; how many."""
@@ -196,7 +197,8 @@ def link_saved_figures(path, # an executed notebook
     for out in [o for c in nb.cells for o in c.get('outputs', []) if PLOTLY_MIME in o.get('data', {})]:
         saved = out.get('metadata', {}).get(FIGURE_META, {}).get('figure')
         if not saved: continue
-        out['data'] = figure_markdown(out['data'][PLOTLY_MIME], Path(cwd or path.parent) / saved, path.parent)
+        png = Path(cwd or path.parent) / saved
+        out['data'] = figure_markdown(out['data'][PLOTLY_MIME], png, folder or path.parent)
         n += 1
     if n:
         with atomic_write(path, 'w') as f: nbformat.write(nb, f)
@@ -292,3 +294,24 @@ def section_figures(analysis:str, # the section's analysis, e.g. 'fragility'
     save_figures(figs | more, folder)
     return (f"{analysis}: tables in {Path(tables_dir) / 'tables' / analysis}; figures {', '.join(figs | more)} "
             f"(plotly JSON and PNG) in {folder}")
+
+# %% ../../nbs/lib/23a_notebooks.ipynb #196e0348
+def committed_figures(analysis:str, # the section's analysis, e.g. 'fragility'
+                      tables:dict, # the committed study's tables (`committed_tables`, or `merged_results` of its parts)
+                      shown, # the committed study's folder
+                      names=None, # which of the analysis's figures (default: every one the registry draws)
+                     ) -> list:
+    """Show the committed study's figures of `analysis` as the registry draws them, each naming the study's PNG of it
+    (`figures/<name>.png`, relative to the checkout) for `link_saved_figures`; the names shown."""
+    import os
+    from pe_anchor.base.config import checkout_root
+    from pe_anchor.base.render import show_figure
+    from pe_anchor.analyses.units import analysis_figures
+    from pe_anchor.metrics.measure import paper_reference
+    drawn = analysis_figures(analysis, tables, paper_reference())
+    names = [n for n in (names or drawn) if n in drawn]
+    for name in names:
+        png = Path(shown) / 'figures' / f'{name}.png'
+        saved = os.path.relpath(png.resolve(), checkout_root().resolve()) if png.is_file() else None
+        show_figure(drawn[name], saved=saved)
+    return names

@@ -81,11 +81,14 @@ def ladder_table(st:pd.DataFrame, # `ladder_stats` of one or several studies (a 
     return pd.DataFrame(rows).sort_values('depth', kind='stable', ignore_index=True)  # the rungs in depth order
 
 def run_accuracies(parts:list) -> pd.DataFrame:
-    "condition, seed, depth and final test accuracy of every run of `parts` (part folders), from their manifests."
+    """condition, seed, depth and final test accuracy of every run of `parts` (part folders), from their manifests (a
+    run whose weights point at another part reads its config there: `weights_home`)."""
+    from pe_anchor.runs.weights import weights_home
     rows = []
     for p in map(Path, parts):
         for r in load_json(p / 'manifest.json', 'Part manifest', kind=dict)['part']['runs']:
-            cfg = load_json(p / r['weights']['config_file'], 'Config file', kind=dict)['config']
+            home, entry = weights_home(p, r)
+            cfg = load_json(home / entry['weights']['config_file'], 'Config file', kind=dict)['config']
             rows.append(dict(condition=r['condition'], seed=r['seed'], depth=cfg['model']['depth'],
                              test_acc=r['test_acc']))
     return pd.DataFrame(rows)
