@@ -261,6 +261,7 @@ def recorded_files(folder) -> dict:
     part = m.get('part') if isinstance(m.get('part'), dict) else {}
     for r in (part.get('results') if isinstance(part.get('results'), dict) else {}).values():
         if not isinstance(r, dict) or not isinstance(r.get('files'), dict): continue
+        if 'part' in r: continue  # a merged study's result kept by its part: no file of this folder
         base = f"results/{r.get('analysis')}/{r.get('run')}"
         out |= {f'{base}/{f}': h for f, h in r['files'].items()}
         out[f'{base}/record.json'] = sha256_of(json.dumps(r, indent=2, sort_keys=True).encode())  # `save_json`'s bytes

@@ -15,7 +15,7 @@ from .files import atomic_write
 __all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'FIGURE_META', 'MATH', 'CHROMIUM_FLAGS', 'ERROR_CAPTURE',
            'TEXT_MEASURE', 'VIEWPORT', 'plotly_pack', 'plotlyjs_html', 'plotly_js_version', 'start_static_export',
            'static_image', 'save_static', 'figure_title', 'figure_bundle', 'show_figure', 'mathml_markdown',
-           'mathml_cells', 'display_table', 'find_chromium', 'figure_report', 'layout_problems']
+           'mathml_cells', 'find_chromium', 'figure_report', 'layout_problems']
 
 # %% ../../nbs/lib/03a_render.ipynb #0f6e8d9f
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
@@ -253,31 +253,6 @@ def render_report(executed_notebook, html_path, title:str|None=None,
     body, _ = ex.from_notebook_node(nb, resources=dict(metadata=dict(name=name)))
     with atomic_write(html_path, 'w') as f: f.write(body)
     return Path(html_path)
-
-# %% ../../nbs/lib/03a_render.ipynb #tbl00002
-_WORDS = {'True': 'yes', 'False': 'no'}
-
-def _missing(v) -> bool: return v is None or (pd.api.types.is_scalar(v) and pd.isna(v))
-
-def _shown(s:pd.Series) -> pd.Series:
-    "One column as a reader sees it (see `display_table`)."
-    v = s.dropna()
-    whole = pd.api.types.is_float_dtype(s) and len(v) > 0 and bool((v == v.round()).all())
-    def one(x):
-        if _missing(x): return ''
-        if pd.api.types.is_bool(x): return 'yes' if x else 'no'
-        if whole: return str(int(x))
-        return _WORDS.get(x, x) if isinstance(x, str) else x
-    return s.astype(object).map(one)
-
-def display_table(table:pd.DataFrame, # a table about to be shown
-                 ) -> pd.DataFrame:
-    """`table` as a reader sees it: True/False as yes/no, whole-number float columns as integers, missing values blank,
-    columns with no value at all left out."""
-    t = pd.DataFrame({i: _shown(table.iloc[:, i]) for i in range(table.shape[1])}, index=table.index)
-    t.columns = table.columns
-    empty = [c for c in t.columns if len(t) and (t[c].astype(str) == '').all()]
-    return t.drop(columns=empty)
 
 # %% ../../nbs/lib/03a_render.ipynb #641adcdc
 CHROMIUM_FLAGS = ('--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',

@@ -214,22 +214,10 @@ def signatures(parts:list, # part folders
     return {p: ('not checked' if has(p) else 'unsigned', None) for p in parts}
 
 # %% ../../nbs/lib/24b_merge.ipynb #8891e75e
-def _copy_result(src:Path, out:Path, a:str, run:str):
-    "Copy one result into `out`: its record and the files it lists, file by file, each read as a regular file."
-    dest, folder = check_inside(result_folder(out, a, run), out, 'result folder'), result_folder(src, a, run)
-    stage = dest.with_name(f'.{dest.name}.partial')
-    shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
-    for f in [*load_json(folder / RECORD, 'Result record', kind=dict)['files'], RECORD]:
-        with atomic_write(stage / f) as w: w.write(read_regular(folder / f, 'result file'))
-    move_into(stage, dest, stored_files(dest))  # a file the user added to `dest` stays
-
-def _copy_results(where:dict, out:Path):
-    "Copy every per-run result into `out/results/` (unless it is there already), verified after the copy."
-    for (a, run), src in where.items():
-        if result_folder(out, a, run).resolve() == result_folder(src, a, run).resolve(): continue
-        _copy_result(src, out, a, run)
-        why = result_problem(out, a, run)
-        if why: raise RuntimeError(f"Copying a result failed: {why}")
+def _kept_by(home:Path, out:Path) -> dict:
+    "What a merged study's manifest adds to a result's record: the part keeping it, relative to `out` (none: its own)."
+    if Path(home).expanduser().resolve() == Path(out).resolve(): return {}
+    return dict(part=Path(os.path.relpath(Path(home).expanduser().resolve(), Path(out).resolve())).as_posix())
 
 def _begin_merge(out:Path):
     "Mark `out` a merged study before its first write (unless it is one), so a killed merge is finished by a rerun."
@@ -263,8 +251,9 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
                 allowed_signers=None, # an allowed-signers file: every part must be signed by one of its keys
                 plotly_js=None, # a shared plotly.js file the report loads (`write_plotly_js`; None: its own copy)
                ) -> dict:
-    """Verify the parts, copy their per-run results into `out_dir`, combine them into every analysis's tables, test
-    the claims and render the report: no run cache, no training. Refused parts write nothing."""
+    """Verify the parts, combine their per-run results (kept in the parts: the manifest names each one's part,
+    `result_home`) into every analysis's tables, test the claims and render the report: no run cache, no training.
+    Refused parts write nothing."""
     check_plotly_js(plotly_js)
     signed = signatures(parts, allowed_signers)  # every part verified, when signers are given
     study, where = check_parts(parts)
@@ -278,12 +267,11 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         if owned: check_user_edits(out, adopt_out_dir, report)  # a file the user edited is never replaced unasked
         _begin_merge(out)
-        _copy_results(where, out)
         write_plan(out, study)
         record_lacking(out, lacking)
         prints, ref = unit_fingerprints(study), paper_reference()
         for a in held_analyses(study, where):
-            res = combine_tables(a, study, stacked_results(study, a.name, {k: out for k in where}), ref)
+            res = combine_tables(a, study, stacked_results(study, a.name, where), ref)
             st = time.time(); run_unit(out, a.name, prints[a.name], lambda d, a=a, res=res: a.write(res, d))
             log.append(dict(step=a.name, status='merged', seconds=time.time() - st))
         st = time.time(); run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
@@ -316,8 +304,8 @@ def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict,
                    signed:dict|None=None, # {part: (signature, signer)} (`signatures`; None: not checked)
                   ):
     """Record in the manifest the parts merged (their names, paths from `out`, runs, costs, whether each was signed and
-    by whom) and every result's record; a part merged alone into its own folder keeps its own fields (its runs and
-    their weights), so it stays a part that merges again."""
+    by whom) and every result's record with the part keeping it (`_kept_by`); a part merged alone into its own folder
+    keeps its own fields (its runs and their weights), so it stays a part that merges again."""
     m, alone = read_manifest(out), [Path(p).expanduser().resolve() for p in parts] == [out]
     own = m.get('part') if alone and isinstance(m.get('part'), dict) else {}  # a part merged into itself stays a part
     merged = []
@@ -329,7 +317,7 @@ def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict,
                            finished=part.get('finished'), runs=part.get('runs'), trained=part.get('trained'),
                            signature=(signed or {}).get(p, ('not checked', None))[0],
                            signer=(signed or {}).get(p, ('not checked', None))[1]))
-    results = {f'{a}/{r}': read_record(out, a, r) for a, r in sorted(where)}
+    results = {f'{a}/{r}': read_record(where[a, r], a, r) | _kept_by(where[a, r], out) for a, r in sorted(where)}
     m['part'] = own | dict(name=read_manifest(Path(parts[0]).expanduser().resolve())['part'].get('name'),
                      keys=[list(k) for k in study.run_keys], results_version=RESULTS_VERSION, results=results,
                      merged=merged, finished=time.strftime('%Y-%m-%d %H:%M:%S'),

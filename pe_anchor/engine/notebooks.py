@@ -297,18 +297,19 @@ def section_figures(analysis:str, # the section's analysis, e.g. 'fragility'
 
 # %% ../../nbs/lib/23a_notebooks.ipynb #196e0348
 def committed_figures(analysis:str, # the section's analysis, e.g. 'fragility'
-                      tables:dict, # the committed study's tables (`committed_tables`, or `merged_results` of its parts)
                       shown, # the committed study's folder
                       names=None, # which of the analysis's figures (default: every one the registry draws)
                      ) -> list:
-    """Show the committed study's figures of `analysis` as the registry draws them, each naming the study's PNG of it
-    (`figures/<name>.png`, relative to the checkout) for `link_saved_figures`; the names shown."""
+    """Show the committed study's figures of `analysis` as the registry draws them from its SHA-checked tables (as the
+    merge did), each naming the study's PNG of it (`figures/<name>.png`, relative to the checkout) for
+    `link_saved_figures`; the names shown."""
     import os
     from pe_anchor.base.config import checkout_root
     from pe_anchor.base.render import show_figure
     from pe_anchor.analyses.units import analysis_figures
+    from pe_anchor.engine.plan import committed_tables
     from pe_anchor.metrics.measure import paper_reference
-    drawn = analysis_figures(analysis, tables, paper_reference())
+    drawn = analysis_figures(analysis, committed_tables(shown), paper_reference())
     names = [n for n in (names or drawn) if n in drawn]
     for name in names:
         png = Path(shown) / 'figures' / f'{name}.png'

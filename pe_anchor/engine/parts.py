@@ -27,7 +27,7 @@ from ..analyses.units import (ANALYSIS_UNITS, RESULTS_VERSION, analysis_fingerpr
 from ..base.files import file_sha256
 from .plan import read_manifest, read_plan, unit_fingerprints, write_plan, run_unit, check_inputs
 from .stored import (RESULTS, RECORD, result_folder, read_result, result_problem, read_record,
-                                     stored_files, identity_problem)
+                                     stored_files, identity_problem, result_home)
 
 # %% auto #0
 __all__ = ['GOLDEN_SETTINGS', 'golden_study', 'run_name', 'stored_tables', 'result_needed', 'result_task', 'holding', 'part_keys',
@@ -268,11 +268,12 @@ def analysis_results(analysis:str, # a registered analysis
 def merged_results(analysis:str, # a registered analysis
                    out_dir, # a finished reproduction or merge (e.g. `reports/cpu`)
                   ) -> dict:
-    "`analysis`'s combined results of the study in `out_dir`, from its stored per-run results (each verified)."
+    """`analysis`'s combined results of the study in `out_dir`, from its stored per-run results, each verified where it
+    is kept (`result_home`: the folder itself, or for a merged study the part that computed it)."""
     a, out = get_analysis(analysis), Path(out_dir)
     study = read_plan(out)
     fp = analysis_fingerprint(a, study)
-    for k in a.keys(study):
-        if why := result_problem(out, a.name, run_name(study, k), fp): raise ValueError(f"{out}: {why}")
-    return combine_tables(a, study, stacked_results(study, a.name, {(a.name, run_name(study, k)): out
-                                                                   for k in a.keys(study)}), paper_reference())
+    homes = {(a.name, run_name(study, k)): result_home(out, a.name, run_name(study, k)) for k in a.keys(study)}
+    for (name, run), home in homes.items():
+        if why := result_problem(home, name, run, fp): raise ValueError(f"{out}: {why}")
+    return combine_tables(a, study, stacked_results(study, a.name, homes), paper_reference())

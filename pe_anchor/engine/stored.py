@@ -10,7 +10,8 @@ import pandas as pd
 from ..base.files import load_json, file_problem, file_sha256
 
 # %% auto #0
-__all__ = ['RESULTS', 'RECORD', 'SAFE_NAME', 'STRING_COLUMNS', 'result_folder', 'read_result', 'unlisted', 'stored_files']
+__all__ = ['RESULTS', 'RECORD', 'SAFE_NAME', 'STRING_COLUMNS', 'result_folder', 'read_result', 'unlisted', 'stored_files',
+           'result_home']
 
 # %% ../../nbs/lib/24_stored.ipynb #8e2c4f01
 RESULTS = 'results'  # the folder of per-run results inside an out-dir
@@ -80,6 +81,29 @@ def stored_files(folder:Path) -> dict:
     except (OSError, ValueError): return {}
     files = r.get('files') if isinstance(r.get('files'), dict) else {}
     return files | {RECORD: file_sha256(folder / RECORD)}
+
+# %% ../../nbs/lib/24_stored.ipynb #86c99f1b
+def result_home(out, # a study's folder (a part, a reproduction, a merged study)
+                analysis:str, # a registered analysis
+                run:str, # a run's cache folder name
+               ) -> Path:
+    """The folder whose `results/` keeps the result of (`analysis`, `run`): `out`, or the part the manifest of `out`
+    names for it (`part`, relative to `out`) holding the very record the merge recorded; a ValueError otherwise."""
+    result_folder(out, analysis, run)  # plain names first
+    m = load_json(Path(out) / 'manifest.json', 'Manifest', kind=dict) if (Path(out) / 'manifest.json').is_file() else {}
+    block = m.get('part') if isinstance(m.get('part'), dict) else {}
+    entry = (block.get('results') if isinstance(block.get('results'), dict) else {}).get(f'{analysis}/{run}')
+    rel = entry.get('part') if isinstance(entry, dict) else None
+    if rel is None: return Path(out)
+    if not isinstance(rel, str) or not rel or Path(rel).is_absolute() or '\\' in rel:
+        raise ValueError(f"{out}: result {analysis}/{run} names {str(rel)[:100]!r}, not a relative path to a part")
+    home = Path(out) / rel
+    if not (home / 'manifest.json').is_file():
+        raise ValueError(f"{out}: result {analysis}/{run} is kept by {home}, which holds no part")
+    if read_record(home, analysis, run) != {k: v for k, v in entry.items() if k != 'part'}:
+        raise ValueError(f"{out}: result {analysis}/{run} in {home} is not the one the merge recorded (the part "
+                         "changed since): merge the parts again")
+    return home
 
 # %% ../../nbs/lib/24_stored.ipynb #15cdc133
 IDENTITY = ('weights_sha256', 'config_sha256')  # what binds a result to the run it measured

@@ -9,15 +9,39 @@ import numpy as np, pandas as pd
 from IPython.display import HTML
 from ..base.core import (CONDITIONS, CONDITION_ORDER, PAPER_LABELS, PAPER_NAMES, CONDITION_COLORS, DEEP,
                             RPI_ESTIMATORS)
-from ..base.render import display_table
 from ..base.deviations import deviations
 from ..verdicts.claims import CLAIMS
 
 # %% auto #0
-__all__ = ['VERDICT_COLORS', 'WIDE_COLUMNS', 'COLOUR_NAMES', 'format_sweep', 'deviations_table', 'format_claims',
+__all__ = ['VERDICT_COLORS', 'WIDE_COLUMNS', 'COLOUR_NAMES', 'display_table', 'format_sweep', 'deviations_table', 'format_claims',
            'claims_summary', 'style_verdicts', 'format_rpi_summary', 'format_matched', 'glossary', 'nominal_rows',
            'severity_verdicts', 'nonzero_counts', 'other_verdicts', 'claims_across_severities', 'claims_digest',
            'claims_html', 'style_deviations']
+
+# %% ../../nbs/lib/27_results.ipynb #tbl00002
+_WORDS = {'True': 'yes', 'False': 'no'}
+
+def _missing(v) -> bool: return v is None or (pd.api.types.is_scalar(v) and pd.isna(v))
+
+def _shown(s:pd.Series) -> pd.Series:
+    "One column as a reader sees it (see `display_table`)."
+    v = s.dropna()
+    whole = pd.api.types.is_float_dtype(s) and len(v) > 0 and bool((v == v.round()).all())
+    def one(x):
+        if _missing(x): return ''
+        if pd.api.types.is_bool(x): return 'yes' if x else 'no'
+        if whole: return str(int(x))
+        return _WORDS.get(x, x) if isinstance(x, str) else x
+    return s.astype(object).map(one)
+
+def display_table(table:pd.DataFrame, # a table about to be shown
+                 ) -> pd.DataFrame:
+    """`table` as a reader sees it: True/False as yes/no, whole-number float columns as integers, missing values blank,
+    columns with no value at all left out."""
+    t = pd.DataFrame({i: _shown(table.iloc[:, i]) for i in range(table.shape[1])}, index=table.index)
+    t.columns = table.columns
+    empty = [c for c in t.columns if len(t) and (t[c].astype(str) == '').all()]
+    return t.drop(columns=empty)
 
 # %% ../../nbs/lib/27_results.ipynb #2fb47e5f
 def _ms(m, sd, n, digits=3) -> str:
