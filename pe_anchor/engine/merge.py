@@ -214,6 +214,24 @@ def signatures(parts:list, # part folders
     return {p: ('not checked' if has(p) else 'unsigned', None) for p in parts}
 
 # %% ../../nbs/lib/24b_merge.ipynb #8891e75e
+def _drop_copies(out:Path, # a merged study, its manifest just written
+                 before:dict, # the per-run results its manifest recorded before this merge
+                ) -> int:
+    """Delete the per-run result copies an earlier, copying merge made in `out` (recorded in `before`, still the bytes
+    it wrote) now that the manifest names a part keeping each: how many results."""
+    now, n = read_manifest(out)['part']['results'], 0
+    for key, rec in before.items():
+        if not isinstance(rec, dict) or 'part' in rec or 'part' not in (now.get(key) or {}): continue
+        a, run = rec.get('analysis'), rec.get('run')
+        try: folder = result_folder(out, a, run)
+        except ValueError: continue
+        if result_problem(out, a, run) or unlisted(out, a, run) or read_record(out, a, run) != rec: continue
+        for f in stored_files(folder): (folder / f).unlink()
+        for d in (folder, folder.parent, out / RESULTS):
+            if d.is_dir() and not any(d.iterdir()): d.rmdir()
+        n += 1
+    return n
+
 def _kept_by(home:Path, out:Path) -> dict:
     "What a merged study's manifest adds to a result's record: the part keeping it, relative to `out` (none: its own)."
     if Path(home).expanduser().resolve() == Path(out).resolve(): return {}
@@ -266,6 +284,7 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
     owned = out_dir_state(out) == 'owned'  # else `check_out_dir` listed every file at risk (an adoption)
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         if owned: check_user_edits(out, adopt_out_dir, report)  # a file the user edited is never replaced unasked
+        before = (read_manifest(out).get('part') or {}).get('results') or {}  # an earlier merge's copies, if any
         _begin_merge(out)
         write_plan(out, study)
         record_lacking(out, lacking)
@@ -280,6 +299,7 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
         if report: report_unit(out, study, prints['report'], plugins, plotly_js)
         if report: log.append(dict(step='report', status='merged', seconds=time.time() - st))
         merge_manifest(out, parts, study, where, signed)
+        _drop_copies(out, before)
     if progress: print(f"merged {len(parts)} part(s), {len(where)} per-run results, in {time.time() - t0:.1f} s: {out}")
     return dict(out_dir=out, study=study, seconds=time.time() - t0, parts=[str(p) for p in parts], steps=log)
 
