@@ -29,12 +29,14 @@ __all__ = ['KIND_OPTIONS', 'KINDS', 'CORRUPTIONS', 'PAPER_CORRUPTIONS', 'CACHE_V
 JPEG_PATHS = ('tensor', 'pil')
 _TV_DEPRECATION = 'The image decoding and encoding capabilities of TorchVision are deprecated'
 
+# %% ../../nbs/lib/14_corruptions.ipynb #6bf4ddac
 def check_quality(quality) -> int:
     "Return `quality` if it is an integer JPEG quality in 1..100, else raise."
     if isinstance(quality, bool) or not isinstance(quality, (int, np.integer)) or not 1 <= quality <= 100:
         raise ValueError(f"JPEG quality must be an integer in 1..100; got {quality!r}")
     return int(quality)
 
+# %% ../../nbs/lib/14_corruptions.ipynb #cc145813
 def check_uint8(images:torch.Tensor) -> torch.Tensor:
     "Return `images` if it is a uint8 (B, C, H, W) tensor with 1 or 3 channels, else raise."
     if (not isinstance(images, torch.Tensor) or images.dtype != torch.uint8 or images.ndim != 4
@@ -53,10 +55,12 @@ def _jpeg_pil(x:torch.Tensor, quality:int) -> torch.Tensor:
     t = v2.JPEG(quality=quality)
     return torch.stack([TF.pil_to_tensor(t(TF.to_pil_image(im))) for im in x])
 
+# %% ../../nbs/lib/14_corruptions.ipynb #ad0f5dc2
 def default_workers() -> int:
     "Threads for JPEG encoding: the CPUs this process may use, at most 8."
     return min(8, len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1)
 
+# %% ../../nbs/lib/14_corruptions.ipynb #6507feb8
 def jpeg(images:torch.Tensor, # uint8 (B, C, H, W), C = 1 or 3
          quality:int,         # JPEG quality, 1..100
          path:str='tensor',   # 'tensor' (torchvision libjpeg-turbo) or 'pil' (PIL, the paper's path)
@@ -85,6 +89,7 @@ def jpeg_parity(images:torch.Tensor, qualities=(5, 7, 10, 25)) -> pd.DataFrame:
 # %% ../../nbs/lib/14_corruptions.ipynb #b85ae7c1
 BORDERS = ('reflect', 'replicate')
 
+# %% ../../nbs/lib/14_corruptions.ipynb #2ebde828
 def check_blur(kernel_size, sigma) -> tuple:
     "Return (kernel_size, sigma) if the kernel is a positive odd integer and sigma > 0, else raise."
     if (isinstance(kernel_size, bool) or not isinstance(kernel_size, (int, np.integer))
@@ -94,11 +99,13 @@ def check_blur(kernel_size, sigma) -> tuple:
         raise ValueError(f"Blur sigma must be a number > 0; got {sigma!r}")
     return int(kernel_size), float(sigma)
 
+# %% ../../nbs/lib/14_corruptions.ipynb #c5cdc8dc
 def gaussian_kernel1d(kernel_size:int, sigma:float, device=None) -> torch.Tensor:
     "torchvision's 1-D Gaussian kernel: exp(-d²/2σ²) at integer offsets d, normalised to sum 1."
     d = torch.arange(kernel_size, dtype=torch.float32, device=device) - (kernel_size - 1) / 2
     k = torch.exp(-d**2 / (2 * sigma**2)); return k / k.sum()
 
+# %% ../../nbs/lib/14_corruptions.ipynb #1d070c6f
 def blur_spread(kernel_size:int, sigma:float) -> float:
     "The blur's width: the SD in pixels of the normalised 1-D kernel, √(Σ w_d d²) (≈ σ only if the kernel is wide)."
     k, s = check_blur(kernel_size, sigma)
@@ -113,6 +120,7 @@ def _blur_separable(x:torch.Tensor, k:int, s:float, border:str) -> torch.Tensor:
     y = F.conv2d(F.conv2d(y, w.view(1, 1, 1, k)), w.view(1, 1, k, 1))
     return y.reshape(B, C, H, W)
 
+# %% ../../nbs/lib/14_corruptions.ipynb #fdacc746
 def gaussian_blur(images:torch.Tensor, # uint8 (B, C, H, W)
                   kernel_size:int, # odd kernel width (and height)
                   sigma:float,     # Gaussian standard deviation in pixels
@@ -137,10 +145,12 @@ def gaussian_blur(images:torch.Tensor, # uint8 (B, C, H, W)
 # %% ../../nbs/lib/14_corruptions.ipynb #d534d67d
 KIND_OPTIONS = ('generator', 'workers', 'device', 'jpeg_path')  # the run options a kind's function may take
 
+# %% ../../nbs/lib/14_corruptions.ipynb #3ef70f76
 def _describe(params:dict) -> str:
     "'key=value ...' of a parameter dict."
     return ' '.join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
 
+# %% ../../nbs/lib/14_corruptions.ipynb #0f770f33
 @dataclass(frozen=True)
 class CorruptionKind:
     "How a kind of corruption is applied (`fn`) and where its settings sit on a severity axis (`strength`)."
@@ -155,6 +165,7 @@ class CorruptionKind:
     describe:Callable=_describe # params -> a readable setting ('quality=5')
     pairs:bool=False # a free severity is a tuple, e.g. (kernel_size, sigma); ';' separates them in a string
 
+# %% ../../nbs/lib/14_corruptions.ipynb #8f5d36e1
 KINDS = {}  # kind name -> CorruptionKind
 
 def register_kind(name:str, # the kind's name, e.g. 'noise'
@@ -178,10 +189,12 @@ def _as_int(v):
     if isinstance(v, str) and v.strip().lstrip('-').isdigit(): return int(v)
     return int(v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else v
 
+# %% ../../nbs/lib/14_corruptions.ipynb #fa8b00b2
 def _jpeg_fn(images, quality:int, workers=None, jpeg_path='tensor'):
     "The `jpeg` kind: `jpeg(images, quality)`."
     return jpeg(images, quality, jpeg_path, workers)
 
+# %% ../../nbs/lib/14_corruptions.ipynb #fdb654bc
 def _blur_params(k, s, border='reflect', separable=False) -> dict:
     return dict(kernel_size=k, sigma=s, border=border, separable=separable)
 
@@ -192,6 +205,7 @@ def _parse_blur(severity) -> dict:
         raise ValueError(f"A free blur severity is (kernel_size, sigma), e.g. (5, 2.5) or '5,2.5'; got {severity!r}")
     return _blur_params(*check_blur(_as_int(severity[0]), float(severity[1])))
 
+# %% ../../nbs/lib/14_corruptions.ipynb #e224ae27
 register_kind('jpeg', _jpeg_fn, strength=lambda p: p['quality'], axis='JPEG quality (lower = more severe)',
               reverse=True, options=('workers', 'jpeg_path'), parse=lambda s: dict(quality=check_quality(_as_int(s))),
               label=lambda p: str(p['quality']), describe=lambda p: f"quality={p['quality']}")
@@ -256,6 +270,7 @@ def get_corruption(name) -> Corruption:
     "The `Corruption` registered as `name` (or `name` itself if it already is one)."
     return name if isinstance(name, Corruption) else CORRUPTIONS[check_choice(name, CORRUPTIONS, 'corruption')]
 
+# %% ../../nbs/lib/14_corruptions.ipynb #fed9acc7
 def corruption_params(corruption, severity=None) -> dict:
     "The exact parameters of `corruption` at `severity`, or a ValueError naming the valid severities."
     c = get_corruption(corruption)
@@ -266,17 +281,20 @@ def corruption_params(corruption, severity=None) -> dict:
         raise ValueError(f"Severity {severity!r} is not valid for corruption {c.name!r}; valid severities: {valid}")
     return dict(c.table[sev])
 
+# %% ../../nbs/lib/14_corruptions.ipynb #2b2a8b3e
 def severity_label(corruption, severity=None) -> str:
     "Canonical string for a severity of `corruption`, e.g. 'paper', '3', '30', '5,2.5'."
     c, p = get_corruption(corruption), corruption_params(corruption, severity)
     if c.table is not None: return str('paper' if severity is None else _as_int(severity))
     return (KINDS[c.kind].label or _describe)(p)
 
+# %% ../../nbs/lib/14_corruptions.ipynb #2868460a
 def setting(corruption, severity=None) -> str:
     "Human-readable parameters, e.g. 'quality=5' or 'kernel=5 sigma=2.5 reflect'."
     c = get_corruption(corruption)
     return KINDS[c.kind].describe(corruption_params(c, severity))
 
+# %% ../../nbs/lib/14_corruptions.ipynb #b34160fa
 def severity_strength(corruption, severity=None) -> float:
     "Where a setting sits on its kind's severity axis (JPEG: the quality; blur: the kernel's spread in px)."
     c = get_corruption(corruption)
@@ -315,6 +333,7 @@ def _severities_for(c:Corruption, severities) -> list:
         return [s] if len(s) == 2 and not isinstance(s[0], (list, tuple, str)) else list(s)
     return as_list(s)
 
+# %% ../../nbs/lib/14_corruptions.ipynb #0936b1b3
 def corruption_grid(corruptions=PAPER_CORRUPTIONS, # names (list or comma string)
                     severities=None, # None/'' = defaults; list or comma string; or {corruption: severities}
                    ) -> list:
@@ -330,12 +349,14 @@ def corruption_grid(corruptions=PAPER_CORRUPTIONS, # names (list or comma string
 # %% ../../nbs/lib/14_corruptions.ipynb #027fe984
 CACHE_VERSION = 2  # 2: files carry their key and the SHA-256 of their images
 
+# %% ../../nbs/lib/14_corruptions.ipynb #8f57cfde
 def images_fingerprint(images:torch.Tensor) -> str:
     "Short content hash of an image tensor: shape, dtype and every byte."
     a = images.detach().cpu().contiguous().numpy()
     h = hashlib.blake2b(f"{a.shape}{a.dtype}".encode(), digest_size=8); h.update(memoryview(a).cast('B'))
     return h.hexdigest()
 
+# %% ../../nbs/lib/14_corruptions.ipynb #4a8911ba
 def corrupted_key(fingerprint:str, corruption, severity=None, jpeg_path:str='tensor', device_type:str='cpu') -> str:
     "File stem naming the corrupted version of the images with `fingerprint`."
     c = get_corruption(corruption); opts = KINDS[c.kind].options
@@ -351,6 +372,7 @@ def _images_sha256(y:torch.Tensor) -> str:
     a = y.contiguous().numpy(); h = hashlib.sha256(f"{a.shape}{a.dtype}".encode()); h.update(memoryview(a).cast('B'))
     return h.hexdigest()
 
+# %% ../../nbs/lib/14_corruptions.ipynb #42e9287d
 def _load_cached(path:Path, key:str, shape) -> torch.Tensor|None:
     ("The cached images at `path` if readable, of `shape`, stored under `key` and matching their SHA-256; "
      "else None (and a warning).")

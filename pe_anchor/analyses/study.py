@@ -29,16 +29,19 @@ def check_scalable(condition:str) -> str:
                          "tokens, so it can be scaled)")
     return condition
 
+# %% ../../nbs/lib/15_study.ipynb #42600ef0
 MAX_PERMS = 10_000  # K at most: each permutation is a forward pass per model, α and estimator
 MAX_IMAGES = 10_000_000  # test images an analysis reads at most
 MAX_SCALES, MAX_ALPHA = 1000, 100.  # α values in one grid; the largest α of an extrapolation
 
+# %% ../../nbs/lib/15_study.ipynb #693da329
 def _number(a):
     "A numeric string as a float ('0.5', '[1.0'), anything else unchanged."
     if not isinstance(a, str): return a
     try: return float(a.strip('[]() '))
     except ValueError: return a
 
+# %% ../../nbs/lib/15_study.ipynb #1f445633
 def check_pe_scales(pe_scales, # α values: a list, or a comma string ('[1.0, 0.5]' from papermill)
                     allow_extrapolation:bool=False, # allow α > 1
                    ) -> list:
@@ -67,6 +70,7 @@ def check_n_images(n_images, # None or 0 (every test image), or a positive count
     if n_images is None: return None
     return parse_int(n_images, f"{name} (0 = all test images)", 0, cap=MAX_IMAGES) or None
 
+# %% ../../nbs/lib/15_study.ipynb #153b5840
 def check_perm_count(n_perms) -> int:
     "K as an int in [1, `MAX_PERMS`]: `check_n_perms` (lib/10_layers), bounded."
     big = not isinstance(n_perms, bool) and isinstance(n_perms, (int, float, np.integer, np.floating))
@@ -132,16 +136,19 @@ def config(self:StudyConfig, condition:str, seed:int):
     "The `ExperimentConfig` of one run of the study."
     return make_config(condition, self.preset, seed=seed, **self.run_overrides)
 
+# %% ../../nbs/lib/15_study.ipynb #6f58c0bb
 @patch(as_prop=True)
 def corruption_names(self:StudyConfig) -> list:
     "The corruptions evaluated, in order."
     return list(dict.fromkeys(c for c, _ in self.corruptions))
 
+# %% ../../nbs/lib/15_study.ipynb #345e186f
 @patch(as_prop=True)
 def severities(self:StudyConfig) -> dict:
     "{corruption: [severity labels]} (the `severities` argument of `corruption_grid`)."
     return {n: [s for c, s in self.corruptions if c == n] for n in self.corruption_names}
 
+# %% ../../nbs/lib/15_study.ipynb #08fb0037
 @patch(as_prop=True)
 def own_severities(self:StudyConfig) -> bool:
     "Is every corruption at its own default severities (no `severities` given)?"
@@ -153,17 +160,20 @@ def swept(self:StudyConfig) -> tuple:
     "The conditions the α sweep runs on: `SWEPT` ones the study holds."
     return tuple(c for c in self.conditions if c in SWEPT)
 
+# %% ../../nbs/lib/15_study.ipynb #c1261319
 @patch(as_prop=True)
 def matched_comparison(self:StudyConfig) -> bool:
     "Is the accuracy-matched comparison made (asked for, a PE condition, and one of the paper's corruptions)?"
     has_pe = any(c != 'none' for c in self.conditions)
     return self.matched and has_pe and any(n in PAPER_CORRUPTIONS for n, _ in self.corruptions)
 
+# %% ../../nbs/lib/15_study.ipynb #c0a6365f
 @patch(as_prop=True)
 def analysed_keys(self:StudyConfig) -> list:
     "(condition, seed) of every analysed run: the study's conditions x seeds."
     return [(c, s) for c in self.conditions for s in self.seeds]
 
+# %% ../../nbs/lib/15_study.ipynb #15910e28
 @patch(as_prop=True)
 def run_keys(self:StudyConfig) -> list:
     "(condition, seed) of every run the study needs: its conditions, then `none` for the matched comparison."
@@ -176,6 +186,7 @@ def halves(self:StudyConfig) -> tuple:
     "The halves of the test split the analyses measure: ('all',), or ('selection', 'report')."
     return ('all',) if self.split == 'all' else ('selection', 'report')
 
+# %% ../../nbs/lib/15_study.ipynb #eceded94
 @patch(as_prop=True)
 def report_half(self:StudyConfig) -> str:
     "The half every reported number comes from: 'all' or 'report'."
@@ -196,12 +207,14 @@ def make_study(preset:str='smoke', # one of `PRESETS`: the runs, and the default
     s['corruptions'] = study_grid(s['corruptions'], severities)
     return StudyConfig(preset=preset, conditions=parse_conditions(pe, 'pe'), **s)
 
+# %% ../../nbs/lib/15_study.ipynb #c8567d69
 def study_to_dict(study:StudyConfig) -> dict:
     "The study as JSON values (what a manifest stores; `study_from_dict` reads it back)."
     d = {f: getattr(study, f) for f in STUDY_FIELDS}
     d = {k: list(map(list, v)) if k == 'corruptions' else list(v) if isinstance(v, tuple) else v for k, v in d.items()}
     return d | dict(overrides=study.run_overrides)
 
+# %% ../../nbs/lib/15_study.ipynb #8550727a
 def study_from_dict(d:dict) -> StudyConfig:
     "The study stored by `study_to_dict`, validated again."
     for k in d: check_choice(k, STUDY_FIELDS, 'study field')
@@ -221,6 +234,7 @@ def study_runs(study:StudyConfig, # the study (its `run_keys`)
     if log is not None: log.extend(rows)
     return dict(zip(keys, runs))
 
+# %% ../../nbs/lib/15_study.ipynb #40a77047
 def select_runs(runs:dict, # {(condition, seed): Run}, e.g. `study_runs`
                 keys, # (condition, seed) pairs, e.g. `study.run_keys`
                ) -> list:
@@ -237,6 +251,7 @@ def stack_tables(results:list, # one `{table name: DataFrame}` per run
     names = list(dict.fromkeys(n for r in results for n in r))
     return {n: pd.concat([r[n] for r in results if n in r], ignore_index=True) for n in names}
 
+# %% ../../nbs/lib/15_study.ipynb #0d0f2964
 def in_key_order(df:pd.DataFrame, # rows with `condition` and `seed` columns
                  keys, # (condition, seed) pairs in the wanted order
                 ) -> pd.DataFrame:
@@ -245,6 +260,7 @@ def in_key_order(df:pd.DataFrame, # rows with `condition` and `seed` columns
     pos = pd.Series([rank.get((c, int(s)), -1) for c, s in zip(df.condition, df.seed)], index=df.index)
     return df[pos >= 0].iloc[np.argsort(pos[pos >= 0].to_numpy(), kind='stable')].reset_index(drop=True)
 
+# %% ../../nbs/lib/15_study.ipynb #0455dc10
 def run_tables(fn, # a module-level per-run function `fn(run, *args) -> {table name: DataFrame}`
                runs:list, # finished runs
                *args, # its other arguments (picklable)

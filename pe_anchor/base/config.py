@@ -27,16 +27,19 @@ def _show(value, limit:int=60) -> str:
     r = repr(value)
     return r if len(r) <= limit else f"{r[:limit - 20]}... ({len(r)} characters)"
 
+# %% ../../nbs/lib/00a_config.ipynb #9e2dad63
 def field_error(name:str, want:str, value) -> ValueError:
     "The one error message of a bad value: the field, what it must be, what it got."
     return ValueError(f"{name} must be {want}, got {_show(value)}")
 
+# %% ../../nbs/lib/00a_config.ipynb #c673b5ee
 def _range_text(lo, hi=None, lo_open=False, hi_open=False) -> str:
     "'≥ 1', '> 0' or 'in [0, 1)'."
     f = lambda x: str(x) if isinstance(x, int) else f"{x:g}"
     if hi is None: return f"{'>' if lo_open else '≥'} {f(lo)}"
     return f"in {'(' if lo_open else '['}{f(lo)}, {f(hi)}{')' if hi_open else ']'}"
 
+# %% ../../nbs/lib/00a_config.ipynb #fcd1b815
 MAX_DIGITS = 30  # a longer integer is no count, size or seed: refused before it is converted
 
 def _to_int(v):
@@ -47,6 +50,7 @@ def _to_int(v):
     if isinstance(v, str) and re.fullmatch(rf'\s*[+-]?[0-9]{{1,{MAX_DIGITS}}}\s*', v): return int(v)
     return None
 
+# %% ../../nbs/lib/00a_config.ipynb #213d4cc1
 def _to_float(v):
     "`v` as a float if it is a real number (or a string of one), else None."
     if isinstance(v, (bool, np.bool_)): return None
@@ -61,6 +65,7 @@ def _is_long_number(v) -> bool:
     "Is `v` a string of more than `MAX_DIGITS` digits (too large for any field)?"
     return isinstance(v, str) and bool(re.fullmatch(rf'\s*[+-]?[0-9]{{{MAX_DIGITS + 1},}}\s*', v))
 
+# %% ../../nbs/lib/00a_config.ipynb #cece90ea
 def parse_int(value, name:str, lo:int=0, hi:int|None=None,
               cap:int|None=None, # the largest value that fits the machine (`LIMITS`), named only when exceeded
              ) -> int:
@@ -71,6 +76,7 @@ def parse_int(value, name:str, lo:int=0, hi:int|None=None,
     if n is None or n < lo: raise field_error(name, f"an integer {_range_text(lo, hi)}", value)
     return n
 
+# %% ../../nbs/lib/00a_config.ipynb #8a9dc08c
 def parse_number(value, name:str, lo:float=0., hi:float|None=None, lo_open:bool=False, hi_open:bool=False,
                  cap:float|None=None, # the largest value that fits (`LIMITS`), named only when exceeded
                 ) -> float:
@@ -90,6 +96,7 @@ def parse_bool(value, name:str) -> bool:
     if s not in ('true', 'false', '1', '0'): raise field_error(name, "True or False", value)
     return s in ('true', '1')
 
+# %% ../../nbs/lib/00a_config.ipynb #e6bd6b91
 def parse_choice(value, name:str, choices) -> str:
     "`value` if it is one of `choices`, else a `ValueError` listing them."
     valid = tuple(choices)
@@ -97,6 +104,7 @@ def parse_choice(value, name:str, choices) -> str:
         raise field_error(name, f"one of {', '.join(map(repr, valid))}", value)
     return value
 
+# %% ../../nbs/lib/00a_config.ipynb #9fada1d4
 def parse_pair(value, name:str, lo:float=0., hi:float=1.) -> tuple:
     "`value` (a pair, or 'a,b') as a pair of numbers in [lo, hi)."
     v, want = value.split(',') if isinstance(value, str) else value, f"a pair of numbers in [{lo:g}, {hi:g})"
@@ -104,12 +112,14 @@ def parse_pair(value, name:str, lo:float=0., hi:float=1.) -> tuple:
     try: return tuple(parse_number(x, name, lo, hi, hi_open=True) for x in v)
     except ValueError: raise field_error(name, want, value) from None
 
+# %% ../../nbs/lib/00a_config.ipynb #13ee9748
 def parse_name(value, name:str) -> str:
     "`value` if it is a plain name (letters, digits, '.', '_', '-'; no path separators)."
     if not isinstance(value, str) or not re.fullmatch(r'[A-Za-z0-9][A-Za-z0-9._-]*', value):
         raise field_error(name, "a plain name (letters, digits, '.', '_', '-')", value)
     return value
 
+# %% ../../nbs/lib/00a_config.ipynb #ba364a7b
 def parse_text(value, name:str) -> str:
     "`value` if it is a string (a path, say)."
     if isinstance(value, Path): return str(value)
@@ -125,6 +135,8 @@ LIMITS = dict(  # field -> the largest value accepted: what still fits one machi
     mlp_ratio=64., rope_base=1e9, subset=100_000_000, epochs=10_000, batch_size=1_048_576, lr=1., min_lr=1.,
     weight_decay=100., warmup_epochs=10_000., grad_clip=1e6, pe_lr_mult=1000., eval_batch_size=1_048_576,
     num_workers=1024, ssdc_images=10_000_000)
+
+# %% ../../nbs/lib/00a_config.ipynb #76eed0e2
 _pos, _nonneg = partial(parse_number, lo_open=True), parse_number
 _unit = partial(parse_number, lo=0., hi=1., hi_open=True)
 _int1, _int0 = partial(parse_int, lo=1), partial(parse_int, lo=0)
@@ -155,11 +167,11 @@ def as_list(x, sep:str=',') -> list:
     if isinstance(x, str): return [s.strip() for s in x.split(sep) if s.strip()]
     return list(x) if isinstance(x, (list, tuple, range)) else [x]
 
+# %% ../../nbs/lib/00a_config.ipynb #a4c287ad
 def parse_conditions(pe, # one condition, a comma list or a list, or 'all'
                      name:str='pe', # the parameter's name, for errors
                     ) -> list:
-    """The conditions named by `pe`, else a ValueError naming the valid ones; 'all' is every registered condition in
-    `CONDITIONS` order but the package's own extensions (`NOT_IN_ALL`), which are named to be run."""
+    "The conditions named by `pe`, else a ValueError naming the valid ones."
     names = [check_choice(n, ['all', *CONDITIONS], name) for n in as_list(pe)]
     if not names:
         raise ValueError(f"No condition given; valid choices for {name}: 'all', {', '.join(map(repr, CONDITIONS))}")
@@ -168,6 +180,7 @@ def parse_conditions(pe, # one condition, a comma list or a list, or 'all'
     if names == ['all']: return [c for c in CONDITIONS if c not in NOT_IN_ALL]
     return list(dict.fromkeys(names))
 
+# %% ../../nbs/lib/00a_config.ipynb #42285208
 SEEDS_WANT = (f"a count n >= 1 (seeds 0..n-1, at most {MAX_SEEDS}) or a list of at most {MAX_SEEDS} seed values "
               f"in [0, {MAX_SEED}]")
 
@@ -192,10 +205,12 @@ def _check_shapes(m:ModelConfig):
     if m.img_size % m.patch_size: raise field_error('img_size', f"a multiple of patch_size={m.patch_size}", m.img_size)
     if m.dim % m.heads: raise field_error('dim', f"a multiple of heads={m.heads}", m.dim)
 
+# %% ../../nbs/lib/00a_config.ipynb #5c37c7c6
 def _parse_section(sec):
     "A section dataclass with every field parsed by `FIELD_RULES`."
     return replace(sec, **{f.name: parse_field(f.name, getattr(sec, f.name)) for f in fields(sec)})
 
+# %% ../../nbs/lib/00a_config.ipynb #3ecf7a58
 def validate_config(cfg:ExperimentConfig) -> ExperimentConfig:
     "`cfg` with every field parsed and checked (types coerced), or a `ValueError` naming the field, value and range."
     parse_choice(cfg.condition, 'condition', CONDITIONS); parse_choice(cfg.preset, 'preset', ('', *PRESETS))
@@ -212,6 +227,7 @@ def config_fields() -> dict:
     types = dict(model=ModelConfig, data=DataConfig, train=TrainConfig)
     return {f.name: sec for sec, cls in types.items() for f in fields(cls)}
 
+# %% ../../nbs/lib/00a_config.ipynb #96a88cd8
 def make_config(condition:str='ape', # one of `CONDITIONS`
                 preset:str='cpu',    # one of `PRESETS`
                 **overrides,         # flat field overrides, e.g. `epochs=3`, `dim=64` (strings are parsed)
@@ -253,17 +269,20 @@ def config_to_dict(cfg:ExperimentConfig) -> dict:
     "A JSON-ready dict of `cfg`."
     return json.loads(json.dumps(asdict(cfg)))
 
+# %% ../../nbs/lib/00a_config.ipynb #48f2cec7
 def config_from_dict(d:dict) -> ExperimentConfig:
     "Rebuild an `ExperimentConfig` from `config_to_dict` output."
     t = dict(d['train']); t['betas'] = tuple(t['betas'])
     return validate_config(ExperimentConfig(d['condition'], ModelConfig(**d['model']), DataConfig(**d['data']),
                                             TrainConfig(**t), d.get('preset', '')))
 
+# %% ../../nbs/lib/00a_config.ipynb #49179a67
 def package_version() -> str:
     "The installed pe_anchor version."
     from pe_anchor import __version__
     return __version__
 
+# %% ../../nbs/lib/00a_config.ipynb #90488112
 def config_hash(cfg:ExperimentConfig, n:int=12) -> str:
     "Short stable hash of `cfg` and the package version."
     s = json.dumps(dict(config=config_to_dict(cfg), version=package_version()), sort_keys=True)
@@ -278,16 +297,19 @@ def is_checkout(folder) -> bool:
     if not (ini.is_file() and (Path(folder) / 'nbs').is_dir()): return False
     return re.search(r'(?m)^\s*repo\s*=\s*pe_anchor\s*$', ini.read_text(errors='replace')) is not None
 
+# %% ../../nbs/lib/00a_config.ipynb #15574e09
 def find_checkout(start) -> Path|None:
     "The first of `start` and its parents that is a pe_anchor checkout, else None."
     here = Path(start).resolve()
     return next((p for p in (here, *here.parents) if is_checkout(p)), None)
 
+# %% ../../nbs/lib/00a_config.ipynb #493e26b5
 def checkout_root() -> Path:
     "The checkout pinned by a notebook (`$PE_ANCHOR_CHECKOUT`), else the folder above the installed `pe_anchor` package."
     if os.environ.get(CHECKOUT_ENV): return Path(os.environ[CHECKOUT_ENV])
     return Path(importlib.util.find_spec('pe_anchor').origin).resolve().parent.parent
 
+# %% ../../nbs/lib/00a_config.ipynb #f9258b2f
 def notebook_checkout(start=None, # where the notebook runs (default: the kernel's working folder)
                      ) -> Path:
     "The running notebook's own checkout, pinned for `checkout_root()`; outside any checkout, the working folder."
@@ -303,6 +325,7 @@ def data_dir() -> Path:
     here = checkout_root() / 'data'
     return here if here.is_dir() else Path.cwd() / 'data'
 
+# %% ../../nbs/lib/00a_config.ipynb #825ab70b
 def reference_csv() -> Path:
     """The paper's reported numbers: `data/paper_reference.csv` of the checkout, else in `data_dir()`."""
     here = checkout_root() / 'data' / 'paper_reference.csv'
@@ -312,8 +335,7 @@ def reference_csv() -> Path:
 MAX_OVERRIDE = 10_000  # characters of one `field=value`: longer is no config value
 
 def parse_overrides(items) -> dict:
-    """Turn ['epochs=3', 'name=cifar10'] into {'epochs': 3, 'name': 'cifar10'} (types and ranges are checked by
-    `make_config`)."""
+    """Turn ['epochs=3', 'name=cifar10'] into {'epochs': 3, 'name': 'cifar10'}."""
     out = {}
     for it in items or []:
         if '=' not in it: raise ValueError(f"Override {it[:80]!r} is not of the form field=value")

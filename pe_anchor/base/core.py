@@ -95,6 +95,7 @@ class ModelConfig:
     @property
     def num_patches(self): return self.grid[0] * self.grid[1]
 
+# %% ../../nbs/lib/00_core.ipynb #c3e94e28
 @dataclass(frozen=True)
 class DataConfig:
     "Which dataset, where it lives, and the training augmentation."
@@ -123,6 +124,7 @@ class TrainConfig:
     keep_epoch_checkpoints:bool=True # keep every epoch's weights (accuracy-matched fragility)
     threads:int=0              # intra-op CPU threads while training or evaluating this run (0 = every usable core)
 
+# %% ../../nbs/lib/00_core.ipynb #010f7f04
 @dataclass(frozen=True)
 class ExperimentConfig:
     "One run: a condition with its model, data and training configs."

@@ -45,11 +45,13 @@ DEVIATION_SKIP = ('pe', 'train_permute', 'root', 'seed')  # set by the condition
 STUDY_ROWS = ('seeds', 'split', 'rpi', 'n_perms', 'pe_scales', 'n_images', 'fragility_images', 'corruptions', 'matched',
               'allow_extrapolation', 'normalisation')
 
+# %% ../../nbs/lib/00b_deviations.ipynb #623fa1f0
 def _text(v) -> str:
     "A value as the deviations table prints it."
     if isinstance(v, (list, tuple)): return ', '.join(f'{x:g}' if isinstance(x, float) else str(x) for x in v)
     return f'{v:g}' if isinstance(v, float) else str(v)
 
+# %% ../../nbs/lib/00b_deviations.ipynb #d96328e7
 def _values(preset:str, overrides:dict|None=None, study:dict|None=None) -> dict:
     "(section, setting) -> the value of every config field and study setting of `preset`."
     cfg, settings = make_config('ape', preset, **(overrides or {})), {**PRESETS[preset].study, **(study or {})}

@@ -21,6 +21,7 @@ def fsync_dir(folder):
     except OSError: pass
     finally: os.close(fd)
 
+# %% ../../nbs/lib/01_files.ipynb #86b92b20
 @contextmanager
 def atomic_write(path, # final file path
                  mode:str='wb', # `open` mode for the temporary file
@@ -72,16 +73,17 @@ def read_regular(path, # a file
         with os.fdopen(os.dup(fd), 'rb') as f: return f.read()
     finally: os.close(fd)
 
+# %% ../../nbs/lib/01_files.ipynb #6ec79c5e
 def save_json(obj, path):
     "Write `obj` as JSON to `path` atomically."
     with atomic_write(path, 'w') as f: json.dump(obj, f, indent=2, sort_keys=True)
 
+# %% ../../nbs/lib/01_files.ipynb #30517773
 def load_json(path,
               what:str='file', # what the file is, for the message
               kind:type|None=None, # the type the JSON value must have, e.g. `dict` (None: any)
              ):
-    """Read JSON from `path` (a regular file of at most `MAX_JSON` bytes, not a link), or raise a `ValueError` naming
-    the file when it is not valid JSON, nested too deep to read, or not a `kind`."""
+    """Read JSON from `path` (a regular file of at most `MAX_JSON` bytes, not a link), else a `ValueError`."""
     try: obj = json.loads(read_regular(path, what, MAX_JSON).decode())
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ValueError(f"{what} {path} is not valid JSON ({e}); delete or restore it") from e
@@ -91,6 +93,7 @@ def load_json(path,
         raise ValueError(f"{what} {path} is not {want} (it holds a {type(obj).__name__}); delete or restore it")
     return obj
 
+# %% ../../nbs/lib/01_files.ipynb #515dce3c
 def save_table(df, path):
     "Write a DataFrame as CSV to `path` atomically."
     with atomic_write(path, 'w') as f: df.to_csv(f, index=False)
@@ -114,12 +117,14 @@ OUT_MARKER = '.pe_anchor-out.json'  # written first into every output folder the
 OUT_LOCK = '.pe_anchor-out.lock'    # held by the reproduction writing into the folder
 OUT_FORMAT = 2  # the marker's format version (2: it names its folder's identity and an id its manifest keeps)
 
+# %% ../../nbs/lib/01_files.ipynb #4ce6d8a8
 def repo_root() -> Path|None:
     "The source checkout the package runs from (the folder holding `settings.ini` above it), or None."
     import pe_anchor
     here = Path(pe_anchor.__file__).resolve().parent.parent
     return here if (here / 'settings.ini').is_file() else None
 
+# %% ../../nbs/lib/01_files.ipynb #7786d4f6
 def home_folders() -> list:
     "The home folder: `$HOME` where it is an absolute path, and the user's own from the password database (`pwd`)."
     found = [Path(os.environ['HOME']).resolve()] if os.path.isabs(os.environ.get('HOME', '')) else []
@@ -129,6 +134,7 @@ def home_folders() -> list:
     except (ImportError, KeyError): pass
     return found
 
+# %% ../../nbs/lib/01_files.ipynb #a8ea4014
 def protected_folders() -> dict:
     "{folder: why} of the folders no output, cache or part may be: `/`, the home folder, the repository, their parents."
     found = {Path('/').resolve(): 'the filesystem root'}
@@ -139,6 +145,7 @@ def protected_folders() -> dict:
         for p in top.parents: found.setdefault(p, f'a folder above {what} {top}')
     return found
 
+# %% ../../nbs/lib/01_files.ipynb #c9fd2a5d
 SYSTEM_FOLDERS = ('/proc', '/sys', '/dev')  # the kernel's own file systems: no output folder goes there
 
 def creation_problem(real:Path) -> str:
@@ -150,6 +157,7 @@ def creation_problem(real:Path) -> str:
     if up != real and not os.access(up, os.W_OK | os.X_OK): return f"{up} is not writable"
     return ''
 
+# %% ../../nbs/lib/01_files.ipynb #024235a9
 def check_folder_choice(path, # a folder the user named
                         what:str='Output folder', # what it is, for the message
                         flag:str='--out-dir', # how the user chooses another one
@@ -168,19 +176,19 @@ def check_folder_choice(path, # a folder the user named
 
 # %% ../../nbs/lib/01_files.ipynb #ce6e9efb
 def folder_identity(folder) -> str:
-    """Where `folder` is, in a form a git clone keeps: 'git:<its path inside the checkout holding it>', else its
-    absolute path. A marker copied into another folder, or a folder copied elsewhere, names another place; a committed
-    study cloned to another machine names the same one."""
+    "Where `folder` is, as a git clone keeps it: 'git:<path inside the checkout holding it>', else its absolute path."
     p = Path(folder).resolve()
     top = next((up for up in (p, *p.parents) if (up / '.git').exists()), None)
     return f'git:{p.relative_to(top).as_posix()}' if top else str(p)
 
+# %% ../../nbs/lib/01_files.ipynb #5e92688d
 def marker_body(folder) -> dict|None:
     "The marker file of `folder` if it is one of this project (not a link), whichever folder it names; else None."
     try: m = load_json(Path(folder) / OUT_MARKER, 'marker', kind=dict)
     except (OSError, ValueError): return None
     return m if m.get('project') == PROJECT and m.get('format') == OUT_FORMAT else None
 
+# %% ../../nbs/lib/01_files.ipynb #53a5786f
 def manifest_id(folder) -> str|None:
     "The folder id the manifest of `folder` keeps (None without a manifest; '' if it keeps none or cannot be read)."
     p = Path(folder) / 'manifest.json'
@@ -188,15 +196,16 @@ def manifest_id(folder) -> str|None:
     try: return str(load_json(p, 'manifest', kind=dict).get('out_id', ''))
     except (OSError, ValueError): return ''
 
+# %% ../../nbs/lib/01_files.ipynb #0c064936
 def read_marker(folder) -> dict|None:
     "The marker of `folder` if it is this project's, names this very folder, and the manifest beside it keeps its id."
     m = marker_body(folder)
     if m is None or m.get('folder') != folder_identity(folder): return None
     return m if manifest_id(folder) == m.get('id') else None  # a marker alone owns nothing
 
+# %% ../../nbs/lib/01_files.ipynb #860f1830
 def out_dir_state(folder) -> str:
-    """'missing', 'empty' (nothing the user made: no entry, or only a claim's own files), 'owned' (this project's
-    marker made for it, and the manifest keeping its id) or 'foreign' (anything else)."""
+    "The state of `folder`: 'missing', 'empty', 'owned' or 'foreign'."
     folder = Path(folder)
     if not folder.exists(): return 'missing'
     if read_marker(folder) is not None: return 'owned'
@@ -206,6 +215,7 @@ def out_dir_state(folder) -> str:
         n == OUT_MARKER and marker_body(folder) is not None)
     return 'foreign' if any(not mine(p.name) for p in folder.iterdir()) else 'empty'
 
+# %% ../../nbs/lib/01_files.ipynb #87de4d9e
 def _write_marker(folder:Path):
     "Create the marker complete or not at all (a hard link of a finished temporary; never over an existing file)."
     from pe_anchor.base.config import package_version
@@ -222,6 +232,7 @@ def _write_marker(folder:Path):
     except FileExistsError: pass  # a concurrent claim wrote it first
     finally: Path(tmp).unlink(missing_ok=True)
 
+# %% ../../nbs/lib/01_files.ipynb #70b8c7c6
 def _tie_manifest(folder:Path):
     "Keep the marker's id in the manifest (created if missing), so a marker copied elsewhere is never taken as ours."
     p, mid = folder / 'manifest.json', marker_body(folder)['id']
@@ -233,14 +244,17 @@ def _tie_manifest(folder:Path):
 OUT_NAMES = ('manifest.json', 'steps.csv', 'claims.csv', 'report.html', OUT_MARKER, 'tables', 'results', 'notebooks',
             'figures', 'logs', 'weights')
 
+# %% ../../nbs/lib/01_files.ipynb #5b15ee8d
 def sha256_of(data:bytes) -> str: return hashlib.sha256(data).hexdigest()
 
+# %% ../../nbs/lib/01_files.ipynb #f404cab6
 def file_sha256(path, # a file
                 what:str='file', # what it is, for the message
                ) -> str:
     "SHA-256 of the bytes of `path`, a regular file (a link or a folder: the ValueError of `read_regular`)."
     return sha256_of(read_regular(path, what))
 
+# %% ../../nbs/lib/01_files.ipynb #2a63ade8
 def file_problem(path, # a file pe_anchor wrote
                  sha256:str, # the SHA-256 recorded when it was written
                  what:str='file', # what it is, for the message
@@ -252,6 +266,7 @@ def file_problem(path, # a file pe_anchor wrote
     except (OSError, ValueError) as e: return str(e)
     return '' if h == sha256 else f'{path} changed since it was written (SHA-256 differs from {record})'
 
+# %% ../../nbs/lib/01_files.ipynb #596b88e1
 def recorded_files(folder) -> dict:
     "{relative path: SHA-256} of the files the manifest of `folder` records: units' tables, a part's results, weights."
     m, out = (load_json(Path(folder) / 'manifest.json', 'manifest', kind=dict)
@@ -271,6 +286,7 @@ def recorded_files(folder) -> dict:
             out |= {w.get('file'): w.get('weights_sha256'), w.get('config_file'): w.get('config_sha256')}
     return out
 
+# %% ../../nbs/lib/01_files.ipynb #8ea8c14d
 def _files_under(folder:Path, names) -> list:
     "Every file (links as files) under `folder`'s entries `names`, relative to `folder`, links never followed."
     found = []
@@ -282,6 +298,7 @@ def _files_under(folder:Path, names) -> list:
         elif p.exists() or p.is_symlink(): found.append(n)
     return sorted(found)
 
+# %% ../../nbs/lib/01_files.ipynb #5dc18747
 def adoption_risks(folder) -> list:
     "What adopting `folder` could replace or delete that pe_anchor did not write (recorded by its own manifest)."
     folder, m = Path(folder), marker_body(folder)
@@ -293,6 +310,7 @@ def adoption_risks(folder) -> list:
         return p.is_symlink() or not p.is_file() or ours.get(rel) != sha256_of(p.read_bytes())
     return [rel for rel in _files_under(folder, OUT_NAMES) if risky(rel)]
 
+# %% ../../nbs/lib/01_files.ipynb #6403b3cd
 def adoption_fingerprint(risks:list) -> str:
     "The fingerprint of a list of files shown to the user (`--adopt-out-dir=FINGERPRINT` confirms that list)."
     return sha256_of('\n'.join(risks).encode())[:12]
@@ -302,8 +320,7 @@ def move_into(stage:Path, # a finished staging folder of files
               final:Path, # where they go (created if missing)
               ours:dict, # {name: SHA-256} of the files in `final` pe_anchor wrote (`recorded_files`)
              ) -> list:
-    """Move every file of `stage` into `final`, and delete the files of `final` that `ours` records (same SHA-256) and
-    `stage` no longer has; any other file is left in place and named in one line. Returns the names left."""
+    "Move every file of `stage` into `final`, and delete the old files of `final` that `ours` records."
     stage, final = Path(stage), Path(final)
     if final.is_symlink() or (final.exists() and not final.is_dir()):
         raise ValueError(f"{final} is not a folder (a link, or a file); refusing to write into it")
@@ -322,10 +339,12 @@ def move_into(stage:Path, # a finished staging folder of files
 class OutDirBusy(RuntimeError):
     "The output folder is being written by another reproduction."
 
+# %% ../../nbs/lib/01_files.ipynb #ac443731
 def holder_stamp() -> str:
     "Who takes a lock: 'pid P on HOST since TIME'."
     return f"pid {os.getpid()} on {socket.gethostname()} since {time.strftime('%Y-%m-%d %H:%M:%S')}"
 
+# %% ../../nbs/lib/01_files.ipynb #63660aaf
 def open_lock(path, # the lock file (created if missing)
               what:str='Lock file', # what it locks, for the message
              ) -> int:
@@ -335,12 +354,14 @@ def open_lock(path, # the lock file (created if missing)
         if e.errno != errno.ELOOP: raise
         raise ValueError(f"{what} {path} is a symbolic link; refusing to follow it (delete it)") from None
 
+# %% ../../nbs/lib/01_files.ipynb #6bce6830
 def read_holder(fd:int) -> str:
     "The holder stamp written in the lock file open as `fd` ('another process' if none)."
     try: text = os.pread(fd, 300, 0).decode(errors='replace').strip()
     except OSError: text = ''
     return text[:200] or 'another process'
 
+# %% ../../nbs/lib/01_files.ipynb #662e6992
 @contextmanager
 def out_dir_lock(folder):
     "Hold the output folder's lock for a whole reproduction; a second holder fails at once, naming the first."
@@ -359,6 +380,7 @@ class AdoptionRefused(ValueError):
     "An adoption that would replace files pe_anchor did not write: the message lists them all (read it whole)."
     whole = True
 
+# %% ../../nbs/lib/01_files.ipynb #1eb3f180
 def check_out_dir(path, # the output folder the user named
                   adopt:bool|str=False, # hand over a non-empty folder pe_anchor did not make: True, or the
                                         # fingerprint of the files it may then replace (`adoption_fingerprint`)
@@ -379,6 +401,7 @@ def check_out_dir(path, # the output folder the user named
             f"--adopt-out-dir={adoption_fingerprint(risks)} (adopt_out_dir={adoption_fingerprint(risks)!r})")
     return real
 
+# %% ../../nbs/lib/01_files.ipynb #93d6f662
 def claim_out_dir(path, adopt:bool|str=False) -> Path:
     "`check_out_dir`, then create the folder, write its marker first (if it has none of its own) and tie the manifest."
     real = check_out_dir(path, adopt)

@@ -23,10 +23,12 @@ def usable_cores() -> int:
     try: return len(os.sched_getaffinity(0))
     except AttributeError: return os.cpu_count() or 1
 
+# %% ../../nbs/lib/03_machine.ipynb #cc107ce6
 def resolve_threads(threads:int) -> int:
     "The thread count `threads` means: itself, or every usable core for 0."
     return threads if threads > 0 else usable_cores()
 
+# %% ../../nbs/lib/03_machine.ipynb #ad6650c8
 @contextmanager
 def use_threads(threads:int=DEFAULT_THREADS, # intra-op threads (0 = every usable core)
                ):
@@ -42,6 +44,7 @@ def seed_everything(seed:int):
     "Seed Python, NumPy and torch (CPU and CUDA)."
     random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
 
+# %% ../../nbs/lib/03_machine.ipynb #54ec3485
 def make_generator(seed:int, device='cpu') -> torch.Generator:
     "A fresh `torch.Generator` seeded with `seed`."
     g = torch.Generator(device=device); g.manual_seed(int(seed)); return g
@@ -51,6 +54,7 @@ def default_device() -> torch.device:
     "CUDA if available, else CPU."
     return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
 
+# %% ../../nbs/lib/03_machine.ipynb #fa23a031
 def check_device(device=None, # None (the default device), a name ('cpu', 'cuda', 'cuda:1') or a `torch.device`
                 ) -> torch.device:
     "`device` as a `torch.device` this machine has, else a `ValueError` naming it and the valid choices."
@@ -76,13 +80,16 @@ def cpu_summary() -> dict:
                 capability=torch.backends.cpu.get_cpu_capability(), flags=[f for f in CPU_FLAGS if f in flags],
                 cores=os.cpu_count(), usable_cores=usable_cores())
 
+# %% ../../nbs/lib/03_machine.ipynb #f4d3649d
 def _git(where:Path, *args) -> subprocess.CompletedProcess:
     return subprocess.run(['git', '-C', str(where), *args], capture_output=True, text=True, timeout=30)
 
+# %% ../../nbs/lib/03_machine.ipynb #e39bebf8
 def _where(path=None) -> Path:
     import pe_anchor
     return Path(path or Path(pe_anchor.__file__).resolve().parent)
 
+# %% ../../nbs/lib/03_machine.ipynb #87ddd20c
 @lru_cache(None)
 def git_diff(path=None) -> str:
     "The uncommitted changes to tracked files of the checkout holding `path` (`git diff HEAD`); '' if none or no git."
@@ -90,10 +97,10 @@ def git_diff(path=None) -> str:
     except (OSError, subprocess.SubprocessError): return ''
     return r.stdout if r.returncode == 0 else ''
 
+# %% ../../nbs/lib/03_machine.ipynb #95b6aa28
 @lru_cache(None)
 def git_state(path=None) -> dict:
-    """The git commit of the checkout holding `path` (default: this package), whether it has uncommitted changes to
-    tracked files and, if so, the SHA-256 of their diff (`git_diff`)."""
+    "The git commit of the checkout holding `path` (default: this package), and whether it has uncommitted changes."
     try:
         head = _git(_where(path), 'rev-parse', 'HEAD')
         if head.returncode: return {}
@@ -111,6 +118,7 @@ def versions() -> dict:
                 torchvision=torchvision.__version__, timm=timm.__version__, numpy=numpy.__version__,
                 scipy=scipy.__version__, pandas=pandas.__version__)
 
+# %% ../../nbs/lib/03_machine.ipynb #9a19e6af
 def provenance(device=None, # the device the computation ran on (None: the CPU)
               ) -> dict:
     "What a result was computed with: versions, threads in force, CPU, device, platform and git commit."

@@ -17,11 +17,13 @@ REPORT_PATHS = ('report.html', 'notebooks/08_claims.ipynb', 'figures')  # what t
                                                                          # tables): `lib/23a_notebooks`
 WRITTEN = 'written'  # the manifest's record of the report step's files: {relative path: SHA-256}
 
+# %% ../../nbs/lib/01a_owned.ipynb #ce3a3712
 def _manifest(folder) -> dict:
     "The manifest of `folder` ({} if it has none)."
     p = Path(folder) / 'manifest.json'
     return load_json(p, 'manifest', kind=dict) if p.exists() or p.is_symlink() else {}
 
+# %% ../../nbs/lib/01a_owned.ipynb #65457965
 def _files(folder:Path, names) -> dict:
     "{relative path: SHA-256, or None for a link or a non-file} of everything under `folder`'s entries `names`."
     found = {}
@@ -36,14 +38,17 @@ def _files(folder:Path, names) -> dict:
                 found[rel] = sha256_of(read_regular(p)) if p.is_file() and not p.is_symlink() else None
     return found
 
+# %% ../../nbs/lib/01a_owned.ipynb #6023577d
 def _under(rel:str, paths) -> bool:
     "Is `rel` one of `paths`, or under one of them?"
     return any(rel == p or rel.startswith(f'{p}/') for p in paths)
 
+# %% ../../nbs/lib/01a_owned.ipynb #977cec59
 def report_files(folder) -> dict:
     "{relative path: SHA-256 (None for a link)} of every file under the report step's paths (`REPORT_PATHS`)."
     return _files(Path(folder), REPORT_PATHS)
 
+# %% ../../nbs/lib/01a_owned.ipynb #23f52f5e
 def written_files(folder, # an output folder
                   report:bool=False, # also the report step's files (`written`)
                  ) -> dict:
@@ -51,9 +56,9 @@ def written_files(folder, # an output folder
     w = _manifest(folder).get(WRITTEN) if report else None
     return ({k: v for k, v in w.items() if isinstance(v, str)} if isinstance(w, dict) else {}) | recorded_files(folder)
 
+# %% ../../nbs/lib/01a_owned.ipynb #76f14535
 def _whole_result(folder:Path, rel:str) -> bool:
-    """Is `rel` a file of a whole stored result, `results/<analysis>/<run>/<file>`: its `record.json` lists every file
-    with its SHA-256 and each matches? (What a run killed after storing a result, before its manifest, leaves.)"""
+    "Is `rel` a file of a whole stored result, `results/<analysis>/<run>/<file>`, as its `record.json` lists it?"
     parts = Path(rel).parts
     if len(parts) != 4 or parts[0] != 'results': return False
     base = folder.joinpath(*parts[:3])
@@ -63,15 +68,12 @@ def _whole_result(folder:Path, rel:str) -> bool:
     try: return all(Path(f).name == f and sha256_of(read_regular(base / f)) == h for f, h in files.items())
     except (OSError, ValueError): return False
 
+# %% ../../nbs/lib/01a_owned.ipynb #90406d77
 def user_edits(folder, # an output folder pe_anchor owns
                report:bool=False, # a report step follows: its files (`REPORT_PATHS`) count too
                paths=(), # what another step writes (e.g. the section notebooks): present, each must be recorded
               ) -> list:
-    """The files of `folder` a merge or part would replace that hold the user's bytes: every file the manifest records
-    whose bytes differ (or that became a link), a whole stored result aside (`_whole_result`); with `report`, also the
-    report step's files it recorded (`written`) and, before the first report step ever started here, every file under
-    `REPORT_PATHS`: none is pe_anchor's yet; every file under `paths` not recorded in `written` with its bytes (unless
-    the folder's report was made before `written` existed: its files are taken as pe_anchor's, as they were)."""
+    "The files of `folder` a merge or part would replace that hold the user's bytes."
     folder, m = Path(folder), _manifest(folder)
     ours = written_files(folder, report)
     inside = [k for k in ours if isinstance(k, str) and k and '..' not in Path(k).parts and not Path(k).is_absolute()]
@@ -85,6 +87,7 @@ def user_edits(folder, # an output folder pe_anchor owns
         edits += [k for k, h in _files(folder, paths).items() if mine.get(k) != h]
     return sorted(set(edits))
 
+# %% ../../nbs/lib/01a_owned.ipynb #5c740a8b
 def check_user_edits(folder, # an output folder pe_anchor owns
                      adopt:bool|str=False, # the fingerprint of the files the user lets it replace (`--adopt-out-dir`)
                      report:bool=False, # a report step follows (`user_edits`)
@@ -100,6 +103,7 @@ def check_user_edits(folder, # an output folder pe_anchor owns
             f"away, or let it replace them: run again with --adopt-out-dir={fp} (adopt_out_dir={fp!r})")
     return edits
 
+# %% ../../nbs/lib/01a_owned.ipynb #5fdb5c11
 def begin_report(folder,
                  paths=REPORT_PATHS, # what the step writes
                 ) -> dict:
@@ -108,6 +112,7 @@ def begin_report(folder,
     if WRITTEN not in m and tuple(paths) == REPORT_PATHS: save_json(m | {WRITTEN: {}}, Path(folder) / 'manifest.json')
     return _files(Path(folder), paths)
 
+# %% ../../nbs/lib/01a_owned.ipynb #84e6f17c
 def record_written(folder, # an output folder
                    before:dict, # `begin_report(folder, paths)`: the step's files before it ran
                    paths=REPORT_PATHS, # what the step writes

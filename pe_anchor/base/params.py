@@ -13,19 +13,23 @@ from .core import CONDITIONS, EXECUTORS, PRESETS, RPI_ESTIMATORS, check_choice
 
 REFERENCE_COLUMNS = ('figure', 'condition', 'metric', 'value')  # columns of a table of the paper's numbers
 
+# %% ../../nbs/lib/02_params.ipynb #eeb7f238
 class ParameterError(ValueError):
     "A bad notebook parameter: Jupyter and papermill show its message as one line, with no traceback."
     def _render_traceback_(self) -> list: return [f'{type(self).__name__}: {self}']
 
+# %% ../../nbs/lib/02_params.ipynb #f4d32c57
 def _show(value, limit:int=60) -> str:
     "`repr(value)`, shortened to `limit` characters."
     r = repr(value)
     return r if len(r) <= limit else f"{r[:limit - 20]}... ({len(r)} characters)"
 
+# %% ../../nbs/lib/02_params.ipynb #6824bef4
 def path_problem(value) -> str:
     "'' if `value` is a path parameter's value (a string, a path, or None / '' for the default), else what it is."
     return '' if value is None or isinstance(value, (str, os.PathLike)) else f'of type {type(value).__name__}'
 
+# %% ../../nbs/lib/02_params.ipynb #820ed035
 def reference_problem(value) -> str:
     "'' if `value` is '' / None or a CSV file whose header has `REFERENCE_COLUMNS`, else why it is not."
     if path_problem(value) or not value: return path_problem(value)
@@ -44,8 +48,10 @@ def names_of(value) -> list|None:
     if isinstance(value, (list, tuple)) and all(isinstance(s, str) for s in value): return [s.strip() for s in value]
     return None
 
+# %% ../../nbs/lib/02_params.ipynb #9bf2dea6
 def _type(value) -> str: return f'of type {type(value).__name__}'
 
+# %% ../../nbs/lib/02_params.ipynb #bc806379
 def names_problem(valid, # a function returning the valid names now (a registry is read when checking)
                   one:bool=False, # only one name
                   alone=(), # names that cannot be combined with others ('all', 'both')
@@ -62,6 +68,7 @@ def names_problem(valid, # a function returning the valid names now (a registry 
         return f'{both[0]!r} combined with others' if both and len(names) > 1 else ''
     return problem
 
+# %% ../../nbs/lib/02_params.ipynb #48db0d85
 def canonical(value, valid):
     "`value` (a name or a comma string or list of them) in the registered spelling of `valid` ('RoPE' -> 'rope')."
     case = {v.lower(): v for v in valid}
@@ -73,11 +80,13 @@ def count_problem(lo:int=0):
     "A problem function: '' if the value is an integer >= `lo` (not a bool)."
     return lambda v: '' if type(v) is int and v >= lo else (_type(v) if type(v) is not int else f'below {lo}')
 
+# %% ../../nbs/lib/02_params.ipynb #98b23b11
 def bool_problem(value) -> str:
     "'' if `value` is True / False (or 'true' / 'false' / 1 / 0)."
     ok = isinstance(value, bool) or str(value).strip().lower() in ('true', 'false', '1', '0')
     return '' if ok and not isinstance(value, float) else _type(value)
 
+# %% ../../nbs/lib/02_params.ipynb #907a908f
 def seeds_problem(value) -> str:
     "'' if `value` names seeds (`parse_seeds` of `lib/00a_config`, which imports numpy but no torch)."
     from pe_anchor.base.config import parse_seeds
@@ -85,6 +94,7 @@ def seeds_problem(value) -> str:
     except ValueError: return 'not a count >= 1 or a list of seed values'
     return ''
 
+# %% ../../nbs/lib/02_params.ipynb #51d21778
 def _number(a):
     "A number given as itself or as text ('[1.0' from a comma string), else None."
     if isinstance(a, bool): return None
@@ -92,6 +102,7 @@ def _number(a):
     try: return float(str(a).strip('[]() '))
     except ValueError: return None
 
+# %% ../../nbs/lib/02_params.ipynb #7e0b1f04
 def scales_problem(value) -> str:
     "'' if `value` is a list or comma string of finite numbers >= 0 (the α grid; `make_study` checks the range)."
     items = value.split(',') if isinstance(value, str) else value if isinstance(value, (list, tuple)) else None
@@ -100,6 +111,7 @@ def scales_problem(value) -> str:
     bad = [a for a, x in zip(items, nums) if x is None or not math.isfinite(x) or x < 0]
     return 'no value' if not items else f"not numbers >= 0: {', '.join(map(repr, bad[:5]))}" if bad else ''
 
+# %% ../../nbs/lib/02_params.ipynb #8b5d7d06
 def grid_problem(value) -> str:
     "'' if `value` names corruptions (a comma string or list), or is a grid of (corruption, severity) pairs."
     pairs = (isinstance(value, (list, tuple)) and value
@@ -111,6 +123,7 @@ def study_fields() -> set:
     "The fields of a study (`StudyConfig` of `lib/15_study`): the preset, the conditions and every preset's settings."
     return {'preset', 'conditions'}.union(*(p.study for p in PRESETS.values()))
 
+# %% ../../nbs/lib/02_params.ipynb #26f48a40
 def study_problem(value) -> str:
     "'' if `value` is '' or a study as a JSON object (`study_to_dict`) with known fields, preset and conditions."
     if value in ('', None): return ''
@@ -189,12 +202,12 @@ def _shadowed(now, before, known) -> list:
     return sorted(n for n, v in before.items()
                   if n in now and now[n] is not v and n not in known and not n.startswith('_'))
 
+# %% ../../nbs/lib/02_params.ipynb #ae69f36f
 def check_params(names_now, # `globals()` (or its names) after the parameters (and injected) cells
                  names_before, # `dict(globals())` (or `set(globals())`) snapshotted just before the parameters cell
                  known, # the parameter names the notebook defines
                 ):
-    """Raise a `ParameterError` if papermill injected a parameter the notebook does not define, one that shadows an
-    existing name, or a parameter with a rule (`PARAM_RULES`) whose value breaks it."""
+    "Raise a `ParameterError` if papermill injected a parameter the notebook does not define, or a bad one."
     # IPython's _, _i1, ...
     bad = sorted(n for n in set(names_now) - set(names_before) - set(known) if not n.startswith('_'))
     if bad: raise ParameterError(f"Unknown notebook parameter(s) {bad}; valid parameters: {sorted(known)}")
@@ -220,18 +233,19 @@ def renamed_params(values:dict, # `globals()` after the parameters (and injected
             out[new] = values[old]
     return out
 
+# %% ../../nbs/lib/02_params.ipynb #359e2e01
 def notebook_params(values:dict, # `globals()` after the parameters (and injected) cells
                     before:dict, # `dict(globals())` snapshotted just before the parameters cell
                     known, # the parameter names the notebook defines
                    ) -> dict:
-    """Check a section notebook's parameters (`check_params`), old names (`RENAMED`) taken under their new one;
-    return {name: value} to update its globals with: the renamed ones, pe and preset in registered spelling."""
+    "Check a section notebook's parameters (`check_params`); return {name: value} to update its globals with."
     new = renamed_params(values, known)
     now = {k: v for k, v in values.items() if RENAMED.get(k) not in new} | new
     check_params(now, before, known)
     fixed = dict(pe=lambda v: canonical(v, ['all', *CONDITIONS]), preset=lambda v: canonical(v, PRESETS))
     return new | {k: fix(now[k]) for k, fix in fixed.items() if k in known and k in now}
 
+# %% ../../nbs/lib/02_params.ipynb #f22e4f2b
 @contextlib.contextmanager
 def one_line(what:str='Notebook parameters'):
     "Inside the block, a `ValueError` or `TypeError` (a value `make_study` refuses) is a one-line `ParameterError`."

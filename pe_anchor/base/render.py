@@ -17,11 +17,13 @@ __all__ = ['REPORT_TEMPLATE', 'PLOTLY_MIME', 'PLOTLY_LOADER', 'FIGURE_META', 'MA
            'static_image', 'save_static', 'figure_title', 'figure_bundle', 'show_figure', 'mathml_markdown',
            'mathml_cells', 'find_chromium', 'figure_report', 'layout_problems']
 
-# %% ../../nbs/lib/03a_render.ipynb #0f6e8d9f
+# %% ../../nbs/lib/03a_render.ipynb #4d3bb277
 REPORT_TEMPLATE = ("{%- extends 'index.html.j2' -%}\n{% block html_head_js_requirejs %}{% endblock %}\n"
                    "{% block html_head_js_mathjax %}{% endblock %}\n{% block html_head_js_mermaidjs %}{% endblock %}")
+
 PLOTLY_MIME = 'application/vnd.plotly.v1+json'
 
+# %% ../../nbs/lib/03a_render.ipynb #63dafd94
 PLOTLY_LOADER = """(function () {
   var queue = window.peDraw = window.peDraw || [];
   var bytes = Uint8Array.from(atob("%s"), function (c) { return c.charCodeAt(0); });
@@ -44,17 +46,19 @@ def plotlyjs_html() -> str:
     "A script tag holding plotly.js, gzip-compressed (`plotly_pack`): emit it once, before the first `figure_html`."
     return f'<script type="text/javascript">window.PlotlyConfig = {{MathJaxConfig: "local"}};\n{plotly_pack()}</script>'
 
+# %% ../../nbs/lib/03a_render.ipynb #4321d900
 def plotly_js_version() -> str:
     "The version of the plotly.js bundled with the installed plotly."
     from plotly.offline import get_plotlyjs
     m = re.search(r'plotly\.js v([\d.]+)', get_plotlyjs()[:500])
     return m.group(1) if m else 'unknown'
 
-# %% ../../nbs/lib/03a_render.ipynb #0960983d
+# %% ../../nbs/lib/03a_render.ipynb #91aba734
 def plotly_js_name() -> str:
     "The file name of the shared plotly.js, carrying its version: `plotly-<version>.gz.js`."
     return f'plotly-{plotly_js_version()}.gz.js'
 
+# %% ../../nbs/lib/03a_render.ipynb #e25c8c38
 def write_plotly_js(folder, # where the shared file goes (e.g. the folder that holds the reports)
                    ) -> Path:
     "Write `plotly_pack()` (plotly.js compressed) into `folder` as `plotly_js_name()` unless it is there."
@@ -63,6 +67,7 @@ def write_plotly_js(folder, # where the shared file goes (e.g. the folder that h
     with atomic_write(path) as f: f.write(code)
     return path
 
+# %% ../../nbs/lib/03a_render.ipynb #7703ffe4
 def plotlyjs_src_html(src:str, # the shared plotly.js as a URL relative to the page, e.g. '../plotly-2.35.2.gz.js'
                      ) -> str:
     "Script tags loading the shared plotly.js from `src` (it draws the queued figures): once, before the first figure."
@@ -70,6 +75,7 @@ def plotlyjs_src_html(src:str, # the shared plotly.js as a URL relative to the p
             'window.PlotlyConfig = {MathJaxConfig: "local"};</script>\n'
             f'<script type="text/javascript" src="{src}"></script>')
 
+# %% ../../nbs/lib/03a_render.ipynb #b01bd16d
 def relative_url(path, # a file
                  folder, # the folder of the page (or notebook) that points to it
                 ) -> str:
@@ -79,8 +85,7 @@ def relative_url(path, # a file
 
 # %% ../../nbs/lib/03a_render.ipynb #5a0d5cad
 def figure_html(fig:go.Figure|dict) -> str:
-    """An interactive figure (a plotly figure or its JSON) as an HTML fragment, drawn by the page's plotly.js once it is
-    loaded; tagged with its number of traces for the browser check."""
+    "An interactive figure (a plotly figure or its JSON) as an HTML fragment, drawn by the page's plotly.js."
     spec = fig if isinstance(fig, dict) else json.loads(pio.to_json(fig, validate=False))
     payload = json.dumps(dict(data=spec.get('data', []), layout=spec.get('layout', {}))).replace('</', '<\\/')
     uid = 'pe-' + hashlib.sha1(payload.encode()).hexdigest()[:16]
@@ -92,7 +97,7 @@ def figure_html(fig:go.Figure|dict) -> str:
             f'(window.peDraw = window.peDraw || []).push(function () {{ var f = {payload}; '
             f'Plotly.newPlot("{uid}", f.data, f.layout, {{"responsive": true}}); }});</script></div>')
 
-# %% ../../nbs/lib/03a_render.ipynb #ddda5209
+# %% ../../nbs/lib/03a_render.ipynb #8175c545
 _KALEIDO = {'server': False}  # one persistent kaleido browser per process, started at the first export
 
 def _kaleido_server(restart:bool=False):
@@ -107,13 +112,12 @@ def _kaleido_server(restart:bool=False):
         _KALEIDO['server'] = True
 
 def start_static_export():
-    """Start the static-export browser now, in the background (it takes a second or more): a notebook calls this before
-    its imports and computations, so the start-up overlaps them instead of delaying the first figure."""
+    "Start the static-export browser now, in the background (it takes a second or more)."
     _kaleido_server()
 
+# %% ../../nbs/lib/03a_render.ipynb #2607f1bf
 def static_image(fig:go.Figure, fmt:str, scale:float=1, tries:int=3) -> bytes:
-    """`fig.to_image` through one persistent kaleido browser, restarted and retried when it fails to start its page
-    (on a loaded machine kaleido can report `kaleido_scopes is not defined`); any other error is raised at once."""
+    "`fig.to_image` through one persistent kaleido browser, restarted and retried when it fails to start its page."
     for attempt in range(tries):
         try:
             _kaleido_server(restart=attempt > 0)
@@ -128,8 +132,7 @@ def save_static(fig:go.Figure, # the figure
                 name:str, # file stem, e.g. 'fig2a'
                 folder, # where the image goes
                ) -> list:
-    """Write `fig` as `folder/name.png` (kaleido, at twice the pixel density, as a palette PNG: `palette_png`): its one
-    static copy; return `[path]`."""
+    "Write `fig` as `folder/name.png`, its one static copy; return `[path]`."
     path = Path(folder) / f'{name}.png'
     data = palette_png(static_image(fig, 'png', scale=2))
     with atomic_write(path) as f: f.write(data)
@@ -149,7 +152,7 @@ def palette_png(data:bytes, # a PNG (kaleido's)
     pal.save(buf, 'PNG', optimize=True)
     return buf.getvalue()
 
-# %% ../../nbs/lib/03a_render.ipynb #a9bcca57
+# %% ../../nbs/lib/03a_render.ipynb #1bb5b2fa
 FIGURE_META = 'pe_anchor'  # an output's display metadata naming its saved PNG: {FIGURE_META: {'figure': path}}
 
 def figure_title(spec:dict) -> str:
@@ -157,6 +160,7 @@ def figure_title(spec:dict) -> str:
     title = re.sub(r'<[^>]+>', ' ', str((spec.get('layout', {}).get('title') or {}).get('text') or 'figure'))
     return ' '.join(title.split())
 
+# %% ../../nbs/lib/03a_render.ipynb #2db0dc1e
 def figure_bundle(fig:go.Figure, # the figure
                   png_scale:float=1, # pixel density of the PNG
                  ) -> dict:
@@ -165,14 +169,13 @@ def figure_bundle(fig:go.Figure, # the figure
     return {PLOTLY_MIME: spec, 'image/png': base64.b64encode(palette_png(static_image(fig, 'png', png_scale))).decode(),
             'text/plain': f"<plotly figure: {figure_title(spec)}>"}
 
+# %% ../../nbs/lib/03a_render.ipynb #74d9d99c
 def show_figure(fig:go.Figure, # the figure
                 name:str|None=None, # with `folder`: also save it as `folder/name.png`
                 folder=None, # where its static copy goes (None: none)
                 saved=None, # instead: a static copy of it that exists already, to name (nothing is written)
                ):
-    """Display `fig` as one output with the interactive figure and a PNG (nbconvert, GitHub and the docs show the PNG);
-    if asked, save it as `folder/name.png` first, and name that file (or `saved`) in the output's metadata
-    (`FIGURE_META`)."""
+    "Display `fig` as one output with the interactive figure and a PNG (nbconvert, GitHub and the docs show the PNG)."
     from IPython.display import display
     saved = save_static(fig, name, folder)[0] if name and folder else saved
     display(figure_bundle(fig), raw=True, metadata={FIGURE_META: {'figure': Path(saved).as_posix()}} if saved else None)
@@ -188,7 +191,7 @@ def save_figures(figs:dict, # figure name -> plotly figure
         paths += [Path(folder) / f'{name}.json', *save_static(fig, name, folder)]
     return paths
 
-# %% ../../nbs/lib/03a_render.ipynb #43a4551c
+# %% ../../nbs/lib/03a_render.ipynb #ea366f9a
 MATH = re.compile(r'(?<![\\$])\$\$(.+?)\$\$|(?<![\\$])\$(?=\S)(.+?)(?<=\S)(?<!\\)\$(?![$\w])', re.S)
 
 def mathml_markdown(text:str) -> str:
@@ -199,6 +202,7 @@ def mathml_markdown(text:str) -> str:
         return convert((m.group(1) if block else m.group(2)).strip(), display='block' if block else 'inline')
     return MATH.sub(one, text)
 
+# %% ../../nbs/lib/03a_render.ipynb #243b1f75
 def mathml_cells(nb) -> int:
     "Convert the formulas of every markdown cell and markdown output of `nb` to MathML (in place); how many changed."
     n = 0
@@ -215,10 +219,9 @@ def mathml_cells(nb) -> int:
             o['data']['text/markdown'] = new
     return n
 
-# %% ../../nbs/lib/03a_render.ipynb #fb42fa9b
+# %% ../../nbs/lib/03a_render.ipynb #1d67bff2
 def html_figures(nb, js:str|None=None) -> int:
-    """Turn the plotly outputs of notebook `nb` into `figure_html` fragments, with plotly.js once before the first: `js`
-    (default `plotlyjs_html()`), unless the notebook has it already (in place); how many figures."""
+    "Turn the plotly outputs of notebook `nb` into `figure_html` fragments (in place); how many figures."
     import nbformat  # here, not at import: its schema validator costs a second or more to import
     outs = [o for c in nb.cells if c.cell_type == 'code' for o in c.get('outputs', [])]
     has_js = any('* plotly.js v' in str(o.get('data', {}).get('text/html', '')) for o in outs)
@@ -232,11 +235,11 @@ def html_figures(nb, js:str|None=None) -> int:
             n += 1
     return n
 
+# %% ../../nbs/lib/03a_render.ipynb #3c856c5f
 def render_report(executed_notebook, html_path, title:str|None=None,
                   plotly_js:str|None=None, # a shared plotly.js as a URL relative to the report (None: inlined)
                  ) -> Path:
-    """Render an executed notebook to an HTML file: no code, prompts, stderr, `remove-cell` cells or CDN scripts;
-    plotly figures drawn by one plotly.js (inlined and compressed, or `plotly_js`); formulas as MathML."""
+    "Render an executed notebook to an HTML file: no code, prompts, stderr, `remove-cell` cells or CDN scripts."
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
     import nbformat
@@ -285,8 +288,7 @@ VIEWPORT = (1280, 1000)  # px: the browser window the report must fit
 
 # %% ../../nbs/lib/03a_render.ipynb #cea809f8
 def browser_dom(html_path, budget_ms:int=10_000, timeout:int=180) -> str:
-    """The DOM of `html_path` (a copy with `ERROR_CAPTURE` and `TEXT_MEASURE` inserted, its relative links followed from
-    the folder of `html_path`) after `budget_ms` of virtual time in a `VIEWPORT` window."""
+    "The DOM of `html_path` after `budget_ms` of virtual time in a `VIEWPORT` window."
     src, chromium = Path(html_path).read_text(), find_chromium()
     head = f'<base href="{Path(html_path).resolve().parent.as_uri()}/">' + ERROR_CAPTURE  # its links from its folder
     i = src.find('<head>')
@@ -304,12 +306,13 @@ def browser_dom(html_path, budget_ms:int=10_000, timeout:int=180) -> str:
         raise RuntimeError(f"Chromium failed (exit {r.returncode}): {r.stderr[-2000:]}")
     return r.stdout
 
-# %% ../../nbs/lib/03a_render.ipynb #afe97151
+# %% ../../nbs/lib/03a_render.ipynb #692e0d67
 def _number(pattern:str, text:str) -> float:
     "The first number captured by `pattern` in `text` (NaN when absent)."
     m = re.search(pattern, text)
     return float(m.group(1)) if m else float('nan')
 
+# %% ../../nbs/lib/03a_render.ipynb #5a20ac26
 def legend_box(chunk:str) -> dict:
     "Right and bottom edge (px) of a drawn figure's legend inside its SVG (NaN without a legend)."
     m = re.search(r'<g class="legend"[^>]*transform="translate\(([-\d.]+),\s*([-\d.]+)\)"', chunk)
@@ -318,6 +321,7 @@ def legend_box(chunk:str) -> dict:
     return dict(legend_right=float(m.group(1)) + _number(r'<rect class="bg"[^>]*?width="([\d.]+)"', rest),
                 legend_bottom=float(m.group(2)) + _number(r'<rect class="bg"[^>]*?height="([\d.]+)"', rest))
 
+# %% ../../nbs/lib/03a_render.ipynb #88ffbe74
 def text_out(chunk:str) -> float:
     "How far (px) a figure's texts reach outside its drawn SVG, from `TEXT_MEASURE` (NaN when not measured)."
     m = re.search(r'data-text-out="([-\d,]+)"', chunk[:400])
@@ -325,16 +329,16 @@ def text_out(chunk:str) -> float:
     left, right, top, bottom = map(int, m.group(1).split(','))
     return max(-left, right, -top, bottom, 0)
 
+# %% ../../nbs/lib/03a_render.ipynb #38d33ead
 def band_markers(chunk:str) -> int:
     "How many filled traces (±SD bands) of a drawn figure also draw point markers."
     plot = chunk.split('<g class="infolayer"')[0]  # the traces, not the legend
     traces = re.split(r'(?=<g class="trace )', plot)[1:]
     return sum('class="js-fill"' in t and 'class="point"' in t for t in traces)
 
-# %% ../../nbs/lib/03a_render.ipynb #a007ab07
+# %% ../../nbs/lib/03a_render.ipynb #09030b07
 def figure_report(dom:str) -> pd.DataFrame:
-    """One row per `pe-figure` in a dumped DOM: traces expected and drawn, SVG size, legend edges, texts reaching
-    outside, bands with markers."""
+    "One row per `pe-figure` in a dumped DOM (`browser_dom`): what the browser check reads of it."
     rows = []
     for i, chunk in enumerate(dom.split('class="pe-figure"')[1:]):
         m = re.search(r'data-traces="(\d+)"', chunk[:200])
@@ -346,16 +350,16 @@ def figure_report(dom:str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=['figure', 'traces', 'main_svg', 'drawn', 'width', 'height', 'legend_right',
                                        'legend_bottom', 'text_out', 'band_markers'])
 
+# %% ../../nbs/lib/03a_render.ipynb #cf6b0597
 def layout_problems(figs:pd.DataFrame, viewport:tuple=VIEWPORT) -> pd.DataFrame:
     "Figures wider than the window, with a legend or a text outside their SVG, or with ±SD bands that draw markers."
     wide = figs.width > viewport[0]
     legend_out = (figs.legend_right > figs.width + 1) | (figs.legend_bottom > figs.height + 1)
     return figs[wide | legend_out | (figs.text_out > 1) | (figs.band_markers > 0)]
 
-# %% ../../nbs/lib/03a_render.ipynb #e580531f
+# %% ../../nbs/lib/03a_render.ipynb #f85c5992
 def check_rendered(html_path, budget_ms:int=10_000) -> pd.DataFrame:
-    """Open `html_path` in headless Chromium; raise unless every figure drew all its traces inside a `VIEWPORT` window
-    with its legend and texts visible and no ±SD band drawing markers, and no script error occurred."""
+    "Open `html_path` in headless Chromium; raise unless every figure drew well and no script error occurred."
     dom, n_src = browser_dom(html_path, budget_ms), Path(html_path).read_text().count('class="pe-figure"')
     errs = re.search(r'<pre id="pe-js-errors"[^>]*>(.*?)</pre>', dom, re.S)
     figs, problems = figure_report(dom), []
@@ -370,6 +374,7 @@ def check_rendered(html_path, budget_ms:int=10_000) -> pd.DataFrame:
     if problems: raise AssertionError(f"{html_path}: " + '\n'.join(problems))
     return figs
 
+# %% ../../nbs/lib/03a_render.ipynb #4c314a4a
 def figure_page(*figs, # plotly figures
                 extra:str='', # more HTML to append (a test's broken script)
                ) -> Path:

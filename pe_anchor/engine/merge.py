@@ -24,10 +24,10 @@ from .parts import run_name, stacked_results, holding
 from ..runs.weights import registered, part_runs, check_run
 
 # %% auto #0
-__all__ = ['SIGN_NAMESPACE', 'sign_part', 'check_signers', 'verify_part', 'signatures', 'merge_parts', 'report_unit',
-           'write_claims', 'merge_manifest']
+__all__ = ['SIGN_NAMESPACE', 'sign_part', 'check_signers', 'verify_part', 'signatures', 'report_unit', 'write_claims',
+           'merge_manifest', 'merge_parts']
 
-# %% ../../nbs/lib/24b_merge.ipynb #f12f2b66
+# %% ../../nbs/lib/24b_merge.ipynb #84593717
 class PartError(ValueError):
     "A part that cannot be merged (the message names the part and the reason)."
 
@@ -49,6 +49,7 @@ def read_part(path) -> tuple:
     except (ValueError, TypeError, KeyError) as e: raise PartError(f"{path}: its study cannot be read ({e})") from None
     return p, m, part, study
 
+# %% ../../nbs/lib/24b_merge.ipynb #4a797350
 def _settings(study:StudyConfig) -> dict:
     "The study's settings without its conditions and seeds (what every part of one study shares)."
     return {k: v for k, v in study_to_dict(study).items() if k not in ('conditions', 'seeds')}
@@ -58,7 +59,14 @@ def _differs(a:dict, b:dict) -> str:
     k = next(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
     return f"{k}: {a.get(k)!r} vs {b.get(k)!r}"
 
-# %% ../../nbs/lib/24b_merge.ipynb #60e462c9
+# %% ../../nbs/lib/24b_merge.ipynb #1a98044f
+def merged_study(studies:list) -> StudyConfig:
+    "The study of several parts: their shared settings, the union of their conditions and seeds."
+    conds = [c for c in CONDITIONS if any(c in s.conditions for s in studies)]
+    seeds = sorted({x for s in studies for x in s.seeds})
+    return dataclasses.replace(studies[0], conditions=tuple(conds), seeds=tuple(seeds))
+
+# %% ../../nbs/lib/24b_merge.ipynb #0840519c
 def _check_result(path, p:Path, key, r, study:StudyConfig, runs:dict) -> dict:
     "The record of one result a part lists, after every check: verified, listed whole, equal to the manifest's copy."
     if not isinstance(r, dict): raise PartError(f"{path}: result {str(key)[:80]!r} is not a record")
@@ -82,9 +90,9 @@ def _check_result(path, p:Path, key, r, study:StudyConfig, runs:dict) -> dict:
         raise PartError(f"{path}: {a.name}/{r['run']} is not bound to the run its part lists: {why}")
     return rec
 
+# %% ../../nbs/lib/24b_merge.ipynb #9171f69b
 def _check_runs(path, p:Path, part:dict, study:StudyConfig) -> dict:
-    """{run: entry} of the runs the part lists, each listed once; a run with weights is checked as the loader checks
-    it (`check_run`: its files present and hashed, its config naming it) and must be the run its study names."""
+    "{run: entry} of the runs the part lists, each listed once, checked as the loader checks them."
     try:
         runs = part_runs(p, part)
         for x in [x for x in runs if x.get('weights') is not None]:
@@ -96,6 +104,7 @@ def _check_runs(path, p:Path, part:dict, study:StudyConfig) -> dict:
     except ValueError as e: raise PartError(str(e) if str(e).startswith(f'{p}:') else f"{path}: {e}") from None
     return {x.get('run'): x for x in runs}  # with their weights' digests
 
+# %% ../../nbs/lib/24b_merge.ipynb #d9188c17
 def _check_results(path, p:Path, part:dict, study:StudyConfig, seen:dict):
     "Every result the part lists: verified, of the current results version and fingerprint, and equal to `seen` ones."
     results = part.get('results')
@@ -108,6 +117,7 @@ def _check_results(path, p:Path, part:dict, study:StudyConfig, seen:dict):
             raise PartError(f"{path}: {rec['analysis']}/{rec['run']} differs from the same result in {first[0]} "
                             "(other bytes)")
 
+# %% ../../nbs/lib/24b_merge.ipynb #1443449a
 def check_parts(parts:list, # part folders
                ) -> tuple:
     "(the merged study, {(analysis, run): folder}) of `parts`, after every check; a PartError otherwise."
@@ -129,28 +139,24 @@ def check_parts(parts:list, # part folders
         studies.append(study)
     return merged_study(studies), where
 
-# %% ../../nbs/lib/24b_merge.ipynb #7cfa616e
-def merged_study(studies:list) -> StudyConfig:
-    "The study of several parts: their shared settings, the union of their conditions and seeds."
-    conds = [c for c in CONDITIONS if any(c in s.conditions for s in studies)]
-    seeds = sorted({x for s in studies for x in s.seeds})
-    return dataclasses.replace(studies[0], conditions=tuple(conds), seeds=tuple(seeds))
-
+# %% ../../nbs/lib/24b_merge.ipynb #08513411
 def lacking_analyses(study:StudyConfig, where:dict) -> list:
     "Registered analyses that measure runs of the study but no part holds a result of (`amend_part` adds them)."
     held = {a for a, _ in where}
     return [a.name for a in ANALYSIS_UNITS.values() if a.name not in held and a.keys(study)]
 
+# %% ../../nbs/lib/24b_merge.ipynb #eba27480
 def held_analyses(study:StudyConfig, where:dict) -> list:
     "The registered analyses the merge combines, in registry order: all but the lacking ones."
     return [a for a in ANALYSIS_UNITS.values() if a.name not in lacking_analyses(study, where)]
 
+# %% ../../nbs/lib/24b_merge.ipynb #beaed1f5
 def missing_results(study:StudyConfig, where:dict) -> list:
     "'analysis/run' of every result of an analysis the parts hold that no part holds for a run of the merged study."
     return [f"{a.name}/{run_name(study, k)} ({k[0]}, seed {k[1]})" for a in held_analyses(study, where)
             for k in a.keys(study) if (a.name, run_name(study, k)) not in where]
 
-# %% ../../nbs/lib/24b_merge.ipynb #11de9e9e
+# %% ../../nbs/lib/24b_merge.ipynb #a5a14eaf
 SIGN_NAMESPACE = 'pe_anchor-part'  # what a part signature signs (ssh-keygen -n): never valid for another purpose
 
 def _ssh_keygen(*args, data:bytes|None=None) -> subprocess.CompletedProcess:
@@ -159,6 +165,7 @@ def _ssh_keygen(*args, data:bytes|None=None) -> subprocess.CompletedProcess:
     if exe is None: raise FileNotFoundError("Signed parts need OpenSSH's ssh-keygen (8.2 or later) on the PATH")
     return subprocess.run([exe, '-Y', *map(str, args)], input=data, capture_output=True)
 
+# %% ../../nbs/lib/24b_merge.ipynb #6806241d
 def sign_part(part, # a part's folder
               key, # the maker's private SSH key file
              ) -> Path:
@@ -168,6 +175,7 @@ def sign_part(part, # a part's folder
     if r.returncode: raise ValueError(f"Signing {p} failed: {r.stderr.decode(errors='replace').strip()}")
     return p / 'manifest.json.sig'
 
+# %% ../../nbs/lib/24b_merge.ipynb #1e7138e0
 def check_signers(allowed_signers, # the allowed-signers file the user named
                  ) -> Path:
     "The allowed-signers file, if it can be read and lists a key; else a one-line error naming it, not any part."
@@ -182,6 +190,7 @@ def check_signers(allowed_signers, # the allowed-signers file the user named
                             "keys you trust (its format: ssh-keygen(1), ALLOWED SIGNERS)")
     return p
 
+# %% ../../nbs/lib/24b_merge.ipynb #1f8b6960
 def verify_part(part, # a part's folder
                 allowed_signers, # an allowed-signers file (ssh-keygen(1))
                ) -> str:
@@ -204,21 +213,20 @@ def verify_part(part, # a part's folder
     raise PartError(f"{part}: its manifest.json is not signed by a key of {allowed_signers} (changed since it was "
                     "signed, or signed by another key); refusing it")
 
+# %% ../../nbs/lib/24b_merge.ipynb #f9d2edb7
 def signatures(parts:list, # part folders
                allowed_signers=None, # an allowed-signers file (None: signatures are not checked)
               ) -> dict:
-    """{part: (signature, signer)} as the merged manifest records it: ('verified', principal) for every part when
-    `allowed_signers` is given (else `verify_part` refuses), else ('not checked', None) or ('unsigned', None)."""
+    "{part: (signature, signer)} as the merged manifest records it."
     if allowed_signers: return {p: ('verified', verify_part(p, allowed_signers)) for p in parts}
     has = lambda p: (Path(p).expanduser() / 'manifest.json.sig').is_file()
     return {p: ('not checked' if has(p) else 'unsigned', None) for p in parts}
 
-# %% ../../nbs/lib/24b_merge.ipynb #8891e75e
+# %% ../../nbs/lib/24b_merge.ipynb #3a675921
 def _drop_copies(out:Path, # a merged study, its manifest just written
                  before:dict, # the per-run results its manifest recorded before this merge
                 ) -> int:
-    """Delete the per-run result copies an earlier, copying merge made in `out` (recorded in `before`, still the bytes
-    it wrote) now that the manifest names a part keeping each: how many results."""
+    "Delete the result copies an earlier, copying merge made in `out`: how many results."
     now, n = read_manifest(out)['part']['results'], 0
     for key, rec in before.items():
         if not isinstance(rec, dict) or 'part' in rec or 'part' not in (now.get(key) or {}): continue
@@ -232,23 +240,24 @@ def _drop_copies(out:Path, # a merged study, its manifest just written
         n += 1
     return n
 
+# %% ../../nbs/lib/24b_merge.ipynb #3309f473
 def _kept_by(home:Path, out:Path) -> dict:
     "What a merged study's manifest adds to a result's record: the part keeping it, relative to `out` (none: its own)."
     if Path(home).expanduser().resolve() == Path(out).resolve(): return {}
     return dict(part=Path(os.path.relpath(Path(home).expanduser().resolve(), Path(out).resolve())).as_posix())
 
+# %% ../../nbs/lib/24b_merge.ipynb #c50c523e
 def _begin_merge(out:Path):
     "Mark `out` a merged study before its first write (unless it is one), so a killed merge is finished by a rerun."
     m = read_manifest(out)
     if not isinstance(m.get('part'), dict):
         save_json(m | dict(part=dict(merged=[], finished=None)), out / 'manifest.json')
 
+# %% ../../nbs/lib/24b_merge.ipynb #4defc520
 def check_merge_target(out:Path, # the merge's out-dir
                        parts:list, # the part folders it merges
                       ):
-    """Refuse an out-dir a merge would break, before anything is written: a part (or what a killed part left) that is
-    not one of `parts`, or one of several `parts` (merged into, it would hold results of runs whose weights it lacks:
-    no longer a part). A part merged alone into its own folder stays a part (`merge_manifest`): a reproduction is."""
+    "Refuse an out-dir a merge would break, before anything is written."
     mine = [p for p in parts if Path(p).expanduser().resolve() == out]
     if mine and len(parts) > 1:
         raise PartError(f"Output folder {out} is the part {mine[0]}: merging other parts into it would leave it a "
@@ -259,7 +268,47 @@ def check_merge_target(out:Path, # the merge's out-dir
         raise PartError(f"Output folder {out} holds {what} that is not among the parts merged; a merge would rewrite "
                         "it: choose another --out-dir")
 
-# %% ../../nbs/lib/24b_merge.ipynb #38a31e68
+# %% ../../nbs/lib/24b_merge.ipynb #aee6ef32
+def report_unit(out:Path, study:StudyConfig, fingerprint:str, plugins=(), plotly_js=None):
+    "The report step of a merge or of `--redo-report`: `write_report` as the unit 'report'."
+    before = begin_report(out)
+    run_unit(out, 'report', fingerprint, lambda d: write_report(out, d, study, None, plugins, plotly_js))
+    record_written(out, before)
+
+# %% ../../nbs/lib/24b_merge.ipynb #915eff7d
+def write_claims(out:Path, # a reproduction whose analysis tables are current
+                 dest:Path, # where `claims.csv` goes
+                 study:StudyConfig):
+    "Test the claims on the analysis tables of `out`: `dest/claims.csv`, and each pre-registered table."
+    lacking = set(read_manifest(out).get('lacking', []))
+    tables = load_tables(out, units=[u for u in analysis_names() if u not in lacking])
+    save_table(study_claims(tables, study, paper_reference()), dest / 'claims.csv')
+    for name, r in study_records(study).items(): save_table(r.compute(tables, study), dest / f'{name}.csv')
+
+# %% ../../nbs/lib/24b_merge.ipynb #0e238f79
+def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict,
+                   signed:dict|None=None, # {part: (signature, signer)} (`signatures`; None: not checked)
+                  ):
+    "Record in the manifest of `out` the parts merged and every result's record with the part keeping it."
+    m, alone = read_manifest(out), [Path(p).expanduser().resolve() for p in parts] == [out]
+    own = m.get('part') if alone and isinstance(m.get('part'), dict) else {}  # a part merged into itself stays a part
+    merged = []
+    for p in parts:
+        pm = read_manifest(Path(p).expanduser().resolve())
+        part = pm.get('part', {})
+        rel = Path(os.path.relpath(Path(p).expanduser().resolve(), out)).as_posix()  # to find it again
+        merged.append(dict(folder=Path(p).name, path=rel, keys=part.get('keys'), seconds=part.get('seconds'),
+                           finished=part.get('finished'), runs=part.get('runs'), trained=part.get('trained'),
+                           signature=(signed or {}).get(p, ('not checked', None))[0],
+                           signer=(signed or {}).get(p, ('not checked', None))[1]))
+    results = {f'{a}/{r}': read_record(where[a, r], a, r) | _kept_by(where[a, r], out) for a, r in sorted(where)}
+    m['part'] = own | dict(name=read_manifest(Path(parts[0]).expanduser().resolve())['part'].get('name'),
+                     keys=[list(k) for k in study.run_keys], results_version=RESULTS_VERSION, results=results,
+                     merged=merged, finished=time.strftime('%Y-%m-%d %H:%M:%S'),
+                     unbound=sorted(k for k, r in results.items() if not r.get('weights_sha256')))  # made before
+    save_json(m, out / 'manifest.json')
+
+# %% ../../nbs/lib/24b_merge.ipynb #7c6ed24f
 def merge_parts(parts:list, # part folders (`compute_part`), or finished reproductions in parts
                 out_dir, # where the merged study goes (it may be the part itself, if it is the only one)
                 report:bool=True, # execute and render the report
@@ -269,9 +318,7 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
                 allowed_signers=None, # an allowed-signers file: every part must be signed by one of its keys
                 plotly_js=None, # a shared plotly.js file the report loads (`write_plotly_js`; None: its own copy)
                ) -> dict:
-    """Verify the parts, combine their per-run results (kept in the parts: the manifest names each one's part,
-    `result_home`) into every analysis's tables, test the claims and render the report: no run cache, no training.
-    Refused parts write nothing."""
+    "Verify the parts, combine their per-run results into every analysis's tables, test the claims, render the report."
     check_plotly_js(plotly_js)
     signed = signatures(parts, allowed_signers)  # every part verified, when signers are given
     study, where = check_parts(parts)
@@ -302,44 +349,3 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
         _drop_copies(out, before)
     if progress: print(f"merged {len(parts)} part(s), {len(where)} per-run results, in {time.time() - t0:.1f} s: {out}")
     return dict(out_dir=out, study=study, seconds=time.time() - t0, parts=[str(p) for p in parts], steps=log)
-
-def report_unit(out:Path, study:StudyConfig, fingerprint:str, plugins=(), plotly_js=None):
-    """The report step of a merge or of `--redo-report` (`write_report` as the unit 'report'; no run cache: the
-    provenance is the manifest's): the notebook and figures it wrote are recorded as pe_anchor's (`written`)."""
-    before = begin_report(out)
-    run_unit(out, 'report', fingerprint, lambda d: write_report(out, d, study, None, plugins, plotly_js))
-    record_written(out, before)
-
-def write_claims(out:Path, # a reproduction whose analysis tables are current
-                 dest:Path, # where `claims.csv` goes
-                 study:StudyConfig):
-    """Test the claims on the analysis tables of `out` (`study_claims`): `dest/claims.csv`; and beside it each
-    pre-registered table the study gets (`study_records`: the families' hypotheses), `dest/<name>.csv`."""
-    lacking = set(read_manifest(out).get('lacking', []))
-    tables = load_tables(out, units=[u for u in analysis_names() if u not in lacking])
-    save_table(study_claims(tables, study, paper_reference()), dest / 'claims.csv')
-    for name, r in study_records(study).items(): save_table(r.compute(tables, study), dest / f'{name}.csv')
-
-def merge_manifest(out:Path, parts:list, study:StudyConfig, where:dict,
-                   signed:dict|None=None, # {part: (signature, signer)} (`signatures`; None: not checked)
-                  ):
-    """Record in the manifest the parts merged (their names, paths from `out`, runs, costs, whether each was signed and
-    by whom) and every result's record with the part keeping it (`_kept_by`); a part merged alone into its own folder
-    keeps its own fields (its runs and their weights), so it stays a part that merges again."""
-    m, alone = read_manifest(out), [Path(p).expanduser().resolve() for p in parts] == [out]
-    own = m.get('part') if alone and isinstance(m.get('part'), dict) else {}  # a part merged into itself stays a part
-    merged = []
-    for p in parts:
-        pm = read_manifest(Path(p).expanduser().resolve())
-        part = pm.get('part', {})
-        rel = Path(os.path.relpath(Path(p).expanduser().resolve(), out)).as_posix()  # to find it again
-        merged.append(dict(folder=Path(p).name, path=rel, keys=part.get('keys'), seconds=part.get('seconds'),
-                           finished=part.get('finished'), runs=part.get('runs'), trained=part.get('trained'),
-                           signature=(signed or {}).get(p, ('not checked', None))[0],
-                           signer=(signed or {}).get(p, ('not checked', None))[1]))
-    results = {f'{a}/{r}': read_record(where[a, r], a, r) | _kept_by(where[a, r], out) for a, r in sorted(where)}
-    m['part'] = own | dict(name=read_manifest(Path(parts[0]).expanduser().resolve())['part'].get('name'),
-                     keys=[list(k) for k in study.run_keys], results_version=RESULTS_VERSION, results=results,
-                     merged=merged, finished=time.strftime('%Y-%m-%d %H:%M:%S'),
-                     unbound=sorted(k for k, r in results.items() if not r.get('weights_sha256')))  # made before
-    save_json(m, out / 'manifest.json')

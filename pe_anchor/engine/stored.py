@@ -20,6 +20,7 @@ SAFE_NAME = re.compile(r'[A-Za-z0-9][A-Za-z0-9_.-]{0,120}')
 STRING_COLUMNS = ('condition', 'corruption', 'severity', 'setting', 'permuted', 'checkpoint', 'half', 'preset',
                   'figure', 'site', 'note')  # read back as text, whatever they hold (severity '10' stays '10')
 
+# %% ../../nbs/lib/24_stored.ipynb #d646ac4c
 def result_folder(out, # an out-dir
                   analysis:str, # a registered analysis
                   run:str, # a run's cache folder name
@@ -30,6 +31,7 @@ def result_folder(out, # an out-dir
             raise ValueError(f"{str(n)[:80]!r} is not a plain name of an analysis or a run")
     return Path(out) / RESULTS / analysis / run
 
+# %% ../../nbs/lib/24_stored.ipynb #2c0a92de
 def read_result(path) -> pd.DataFrame:
     "A stored per-run table, text columns as text."
     head = pd.read_csv(path, nrows=0).columns
@@ -42,6 +44,7 @@ def _link_problem(out, folder:Path) -> str:
         if p.is_symlink() or (p.exists() and not p.is_dir()): return f'{p} is a symbolic link or not a folder'
     return ''
 
+# %% ../../nbs/lib/24_stored.ipynb #71cb916b
 def _files_problem(folder:Path, files) -> str:
     "Why the files a record lists cannot be used ('' if each is a regular table with its recorded SHA-256)."
     if not isinstance(files, dict) or not files or not all(
@@ -49,6 +52,7 @@ def _files_problem(folder:Path, files) -> str:
         return 'its record lists no files, or names that are not plain table names'
     return next((why for f, h in files.items() if (why := file_problem(folder / f, h, 'result file'))), '')
 
+# %% ../../nbs/lib/24_stored.ipynb #6a96fab0
 def result_problem(out, analysis:str, run:str, fingerprint:str|None=None) -> str:
     "Why the stored result of (`analysis`, `run`) in `out` cannot be used ('' if it can)."
     folder = result_folder(out, analysis, run)
@@ -62,6 +66,7 @@ def result_problem(out, analysis:str, run:str, fingerprint:str|None=None) -> str
     why = _files_problem(folder, r.get('files'))
     return f'{analysis}/{run}: {why}' if why else ''
 
+# %% ../../nbs/lib/24_stored.ipynb #6c5f341a
 def read_record(out, analysis:str, run:str) -> dict:
     "The verified record of a stored result (a ValueError saying why it cannot be used)."
     why = result_problem(out, analysis, run)
@@ -75,6 +80,7 @@ def unlisted(out, analysis:str, run:str) -> list:
     files = load_json(folder / RECORD, 'Result record', kind=dict)['files']
     return sorted(p.name for p in folder.iterdir() if p.name != RECORD and p.name not in files)
 
+# %% ../../nbs/lib/24_stored.ipynb #1d30b4d4
 def stored_files(folder:Path) -> dict:
     "{name: SHA-256} of the files of a result folder that pe_anchor wrote: its record and the files it lists."
     try: r = load_json(folder / RECORD, 'Result record', kind=dict)
@@ -87,8 +93,7 @@ def result_home(out, # a study's folder (a part, a reproduction, a merged study)
                 analysis:str, # a registered analysis
                 run:str, # a run's cache folder name
                ) -> Path:
-    """The folder whose `results/` keeps the result of (`analysis`, `run`): `out`, or the part the manifest of `out`
-    names for it (`part`, relative to `out`) holding the very record the merge recorded; a ValueError otherwise."""
+    "The folder whose `results/` keeps the result of (`analysis`, `run`): `out`, or the part its manifest names."
     result_folder(out, analysis, run)  # plain names first
     m = load_json(Path(out) / 'manifest.json', 'Manifest', kind=dict) if (Path(out) / 'manifest.json').is_file() else {}
     block = m.get('part') if isinstance(m.get('part'), dict) else {}

@@ -44,6 +44,7 @@ class ExecutorConfig:
             raise ValueError(f"time_min must be an integer in [1, {60 * 24 * 14}], got {self.time_min!r}")
         put('partition', parse_text(self.partition, 'partition')); put('folder', parse_text(self.folder, 'folder'))
 
+# %% ../../nbs/lib/13_executor.ipynb #c777460e
 def make_executor(spec=None, # None or '' (local), a name from `EXECUTORS`, a dict of fields, or an `ExecutorConfig`
                   **options, # fields to set, e.g. workers=2
                  ) -> ExecutorConfig:
@@ -69,6 +70,7 @@ def local_workers(ex:ExecutorConfig, n_tasks:int) -> int:
     n = ex.workers or (torch.cuda.device_count() if torch.cuda.is_available() else usable_cores())
     return max(1, min(n, n_tasks))
 
+# %% ../../nbs/lib/13_executor.ipynb #367b5788
 _DEVICE = None  # in a local worker: the GPU it owns
 
 def _worker_init(devices):
@@ -77,10 +79,12 @@ def _worker_init(devices):
     if devices is not None:
         _DEVICE = devices.get(); torch.cuda.set_device(_DEVICE)
 
+# %% ../../nbs/lib/13_executor.ipynb #6f11feff
 def worker_device(device=None):
     "The device a task should use: the one given, else the GPU this worker owns, else None (the default)."
     return device if device is not None else (None if _DEVICE is None else f'cuda:{_DEVICE}')
 
+# %% ../../nbs/lib/13_executor.ipynb #c88e731f
 def _bar(n:int, desc:str, progress:bool):
     "One text bar over tasks (text, not a widget: under papermill `--log-output` shows it in the terminal)."
     return tqdm(total=n, desc=desc, disable=not progress or n == 0, unit='task', file=sys.stderr,
@@ -93,6 +97,7 @@ def task_name(fn, t:tuple) -> str:
                        or repr(a)[:40])
     return f"{fn.__name__}({', '.join(short(a) for a in t)})"[:300]
 
+# %% ../../nbs/lib/13_executor.ipynb #58eab501
 def local_pool(n:int) -> ProcessPoolExecutor:
     "A pool of `n` local worker processes: forked, or spawned with one GPU each when CUDA is in use."
     gpus = torch.cuda.is_available() and torch.cuda.device_count() > 0
@@ -103,10 +108,10 @@ def local_pool(n:int) -> ProcessPoolExecutor:
         for i in range(torch.cuda.device_count()): devices.put(i)
     return ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(devices,))
 
-
 # %% ../../nbs/lib/13_executor.ipynb #5f673f40
 SLURM_WIDTH = 32  # Slurm jobs at once when `workers` is 0
 
+# %% ../../nbs/lib/13_executor.ipynb #b9d858b1
 def submitit_options(ex:ExecutorConfig) -> dict:
     "The submitit parameters of `ex`: time, cores, GPUs and memory per job; for Slurm the partition."
     opts = dict(timeout_min=ex.time_min, cpus_per_task=ex.cpus_per_run, gpus_per_node=ex.gpus_per_run,
@@ -115,6 +120,7 @@ def submitit_options(ex:ExecutorConfig) -> dict:
     if ex.kind == 'slurm' and ex.partition: opts['slurm_partition'] = ex.partition
     return opts
 
+# %% ../../nbs/lib/13_executor.ipynb #493f19d2
 def _submitit(ex:ExecutorConfig, folder):
     "A submitit executor for `ex` (Slurm, or submitit's local subprocesses)."
     try: import submitit
@@ -125,7 +131,6 @@ def _submitit(ex:ExecutorConfig, folder):
     sub.update_parameters(**submitit_options(ex))
     return sub
 
-
 # %% ../../nbs/lib/13_executor.ipynb #77156c59
 @dataclass(frozen=True)
 class Task:
@@ -135,6 +140,7 @@ class Task:
     after:tuple=() # ids of the tasks that must finish first
     cost:float=1.0 # among the tasks ready to start, the costliest starts first
 
+# %% ../../nbs/lib/13_executor.ipynb #3fae2df0
 def ready_tasks(tasks:dict, # {id: Task}
                 done:set, # ids finished
                 started:set, # ids started (finished or running)
@@ -143,6 +149,7 @@ def ready_tasks(tasks:dict, # {id: Task}
     ready = [i for i, t in tasks.items() if i not in started and all(a in done for a in t.after)]
     return sorted(ready, key=lambda i: -tasks[i].cost)
 
+# %% ../../nbs/lib/13_executor.ipynb #859d53c4
 def check_graph(tasks:dict) -> dict:
     "`tasks` if every `after` names a task of the graph and there is no cycle, else a ValueError naming one."
     bad = next(((i, a) for i, t in tasks.items() for a in t.after if a not in tasks), None)
@@ -154,15 +161,14 @@ def check_graph(tasks:dict) -> dict:
         done |= set(ready)
     return tasks
 
+# %% ../../nbs/lib/13_executor.ipynb #b97e3561
 def run_graph(tasks:dict, # {id: Task}; ids are any hashable values
               executor=None, # an `ExecutorConfig`, or what `make_executor` takes
               desc:str='tasks', progress:bool=True,
               folder=None, # submitit's job folder (default: `.submitit/` in the run cache)
               on_done=None, # `on_done(id, result)`, called in this process before the tasks after `id` may start
              ) -> dict:
-    """{id: result} of every task: one queue for the whole graph, each task started as soon as the tasks it comes
-    after are done, the costliest ready task first, and never more than `workers` at once (so no worker idles while a
-    task is ready)."""
+    "{id: result} of every task: one queue for the whole graph."
     ex, tasks = make_executor(executor), check_graph(dict(tasks))
     with _bar(len(tasks), desc, progress) as bar:
         n = local_workers(ex, len(tasks)) if ex.kind == 'local' else (ex.workers or (
@@ -172,12 +178,14 @@ def run_graph(tasks:dict, # {id: Task}; ids are any hashable values
         return _graph_submitit(tasks, _submitit(ex, Path(ex.folder or folder or default_cache_root() / '.submitit')),
                                n, bar, on_done)
 
+# %% ../../nbs/lib/13_executor.ipynb #2d676ece
 def _finish(i, result, out:dict, done:set, bar, on_done):
     "Record a finished task (and call `on_done`)."
     out[i] = result
     if on_done is not None: on_done(i, result)
     done.add(i); bar.update()
 
+# %% ../../nbs/lib/13_executor.ipynb #934c93bf
 def _graph_inline(tasks:dict, bar, on_done) -> dict:
     "The graph one task after another in this process."
     out, done = {}, set()
@@ -185,6 +193,7 @@ def _graph_inline(tasks:dict, bar, on_done) -> dict:
         i = ready[0]; _finish(i, tasks[i].fn(*tasks[i].args), out, done, bar, on_done)
     return out
 
+# %% ../../nbs/lib/13_executor.ipynb #bc845e6e
 def _graph_pool(tasks:dict, n:int, bar, on_done) -> dict:
     "The graph on `n` local worker processes (`local_pool`)."
     out, done, running = {}, set(), {}
@@ -205,6 +214,7 @@ def _graph_pool(tasks:dict, n:int, bar, on_done) -> dict:
             raise
     return out
 
+# %% ../../nbs/lib/13_executor.ipynb #37796948
 def _graph_submitit(tasks:dict, sub, width:int, bar, on_done) -> dict:
     "The graph as submitit jobs (Slurm, or local subprocesses), at most `width` at once."
     out, done, running = {}, set(), {}
@@ -215,7 +225,6 @@ def _graph_submitit(tasks:dict, sub, width:int, bar, on_done) -> dict:
         for i in finished: _finish(i, running.pop(i).result(), out, done, bar, on_done)
         if not finished: time.sleep(0.2)
     return out
-
 
 # %% ../../nbs/lib/13_executor.ipynb #2c61c554
 def run_tasks(fn, # a module-level function (pickled by reference)
@@ -243,6 +252,7 @@ def train_task(cfg:dict, # `config_to_dict` of the run
     except RunBusy as e: return dict(status='busy', seconds=time.time() - t0, why=str(e))
     return dict(status='trained' if trained else 'reused', seconds=time.time() - t0)
 
+# %% ../../nbs/lib/13_executor.ipynb #c98b92be
 def train_all(configs:list, # `ExperimentConfig`s of the runs
               cache_root=None, # the run cache (default `default_cache_root()`)
               executor=None, # an `ExecutorConfig` or what `make_executor` takes
@@ -274,11 +284,13 @@ def load_run(source, # a run-cache folder, or ('part', a part folder, a run's na
         return StoredRun(source[1], source[2])
     return Run(source)
 
+# %% ../../nbs/lib/13_executor.ipynb #12374854
 def on_run(fn, source, args:tuple):
     "One analysis task: `fn(run, *args)`, the run loaded from `source` (`load_run`), at the run's thread count."
     run = load_run(source)
     with use_threads(run.config.train.threads): return fn(run, *args)
 
+# %% ../../nbs/lib/13_executor.ipynb #42e01d9b
 def map_runs(fn, # a module-level function of (run, *per_run arguments, *args)
              runs:list, # finished `Run`s
              *args, # more arguments of `fn`, the same for every run (picklable)
@@ -291,6 +303,7 @@ def map_runs(fn, # a module-level function of (run, *per_run arguments, *args)
     return run_tasks(on_run, [(fn, str(r.dir), tuple(p) + args) for r, p in zip(runs, per_run)], executor, desc,
                      progress)
 
+# %% ../../nbs/lib/13_executor.ipynb #689e3354
 def _run_summary(run, digits:int) -> tuple:
     "A demonstration analysis: the run's condition, seed and rounded accuracy, and the threads it ran with."
     return run.config.condition, run.config.train.seed, round(run.test_acc, digits), torch.get_num_threads()

@@ -39,6 +39,7 @@ def param_groups(model:nn.Module, weight_decay:float, lr:float, pe_weight_decay=
     if pe: groups.append(dict(params=pe, weight_decay=weight_decay if pe_weight_decay else 0., lr=lr * pe_lr_mult))
     return groups
 
+# %% ../../nbs/lib/12_training.ipynb #992c57dd
 def make_optimizer(model, t) -> torch.optim.Optimizer:
     "The optimiser of TrainConfig `t` (AdamW or Adam with L2)."
     cls = {'adamw': torch.optim.AdamW,
@@ -46,6 +47,7 @@ def make_optimizer(model, t) -> torch.optim.Optimizer:
     return cls(param_groups(model, t.weight_decay, t.lr, t.pe_weight_decay, t.pe_lr_mult), lr=t.lr,
                betas=tuple(t.betas))
 
+# %% ../../nbs/lib/12_training.ipynb #133810a6
 def lr_factor(step:int, total:int, warmup:int, schedule:str='cosine', min_ratio:float=0.) -> float:
     "Multiplier of the base learning rate at `step`: linear warm-up, then cosine (or constant)."
     check_choice(schedule, SCHEDULES, 'schedule')
@@ -59,6 +61,7 @@ def dist_info() -> tuple:
     "(rank, world_size) from torchrun's environment, (0, 1) otherwise."
     return int(os.environ.get('RANK', 0)), int(os.environ.get('WORLD_SIZE', 1))
 
+# %% ../../nbs/lib/12_training.ipynb #b41e0971
 def init_distributed(batch_size:int):
     "Start the process group under torchrun (nccl on CUDA, gloo on CPU) and check the batch divides."
     rank, world = dist_info()
@@ -67,6 +70,7 @@ def init_distributed(batch_size:int):
     if not dist.is_initialized(): dist.init_process_group('nccl' if torch.cuda.is_available() else 'gloo')
     if torch.cuda.is_available(): torch.cuda.set_device(int(os.environ.get('LOCAL_RANK', 0)))
 
+# %% ../../nbs/lib/12_training.ipynb #a1540e69
 def barrier():
     "Synchronise processes when distributed."
     if dist.is_initialized(): dist.barrier()
@@ -76,6 +80,7 @@ def epoch_seed(seed:int, epoch:int) -> int:
     "Seed of everything random in `epoch` of a run seeded `seed`."
     return seed * 100_003 + epoch
 
+# %% ../../nbs/lib/12_training.ipynb #aa53aebf
 def train_batches(ds, cfg, epoch):
     "The global batches of `epoch`: (uint8 images, labels, permutation or None)."
     t, s = cfg.train, epoch_seed(cfg.train.seed, epoch)
@@ -97,6 +102,7 @@ def train_step(model, opt, sched, x, y, perm, cfg, scaler_ctx):
     opt.step(); sched.step()
     return loss.item(), (logits.argmax(-1) == y).sum().item()
 
+# %% ../../nbs/lib/12_training.ipynb #7cf33af0
 def autocast_ctx(cfg, device):
     "bf16 autocast on CUDA when asked; a no-op otherwise."
     check_choice(cfg.train.precision, PRECISIONS, 'precision')
@@ -108,11 +114,13 @@ def shard(t, rank, world, device):
     "This process's slice of a global batch, on `device`."
     return t[rank::world].to(device, non_blocking=True)
 
+# %% ../../nbs/lib/12_training.ipynb #2e18166a
 def shard_perm(perm, rank, world, device):
     "The permutation for this process: shared (N,) as is, per-image (B, N) sliced like the batch."
     if perm is None: return None
     return perm.to(device) if perm.ndim == 1 else shard(perm, rank, world, device)
 
+# %% ../../nbs/lib/12_training.ipynb #73032e76
 def all_reduce_sums(*vals, device='cpu') -> list:
     "Sum scalars over processes (identity when not distributed)."
     if not dist.is_initialized(): return list(vals)
@@ -145,6 +153,7 @@ def _plain(rows:list) -> list:
     "Rows with NumPy scalars turned into Python ones (a checkpoint holds plain containers only)."
     return [{k: v.item() if isinstance(v, np.generic) else v for k, v in r.items()} for r in rows]
 
+# %% ../../nbs/lib/12_training.ipynb #d86cce38
 def monitor_rows(model, test_set, cfg, epoch) -> list:
     "The per-epoch monitor's rows for this run and epoch (`epoch_ssdc`), as plain containers."
     n, seed = cfg.train.ssdc_images, cfg.train.seed
@@ -152,14 +161,14 @@ def monitor_rows(model, test_set, cfg, epoch) -> list:
 
 # %% ../../nbs/lib/12_training.ipynb #3666da22
 def restore(rdir, cfg, model, opt, sched):
-    """Load the newest full checkpoint (verified to be this run's) into model/optimiser/schedule;
-    return (epoch, metrics, ssdc rows)."""
+    "Load the newest full checkpoint (verified to be this run's) into model/optimiser/schedule."
     found = checkpoints(rdir / 'checkpoints', 'last')
     if not found: return 0, [], []
     ck = load_checkpoint(found[-1], run=config_hash(cfg), epoch=ckpt_epoch(found[-1]))
     model.load_state_dict(ck['model']); opt.load_state_dict(ck['opt']); sched.load_state_dict(ck['sched'])
     return ck['epoch'], ck['metrics'], ck['ssdc']
 
+# %% ../../nbs/lib/12_training.ipynb #22a0fdb1
 def write_epoch(rdir, cfg, model, opt, sched, epoch, metrics, ssdc_rows):
     "Write an epoch's weights, the full checkpoint and the metric tables (rank 0)."
     h, metrics, ssdc_rows = config_hash(cfg), _plain(metrics), _plain(ssdc_rows)
@@ -178,15 +187,16 @@ def check_registries(cfg:ExperimentConfig):
     "Check the dataset name (its choices live in `pe_anchor.vision.data`) before anything is loaded or written."
     parse_choice(cfg.data.name, 'name', DATASETS)
 
+# %% ../../nbs/lib/12_training.ipynb #e8212562
 def check_data(cfg:ExperimentConfig, train_set, test_set):
-    """Limits that need the data: a batch must fit in the training set (else zero steps), the test split must not be
-    empty."""
+    "Limits that need the data: a batch must fit in the training set, the test split must not be empty."
     n = len(train_set)
     if cfg.train.batch_size > n:
         raise field_error('batch_size', f"an integer in [1, {n}] (the training-set size)", cfg.train.batch_size)
     if not len(test_set):
         raise ValueError(f"Dataset {cfg.data.name!r} has an empty test split; check its root {cfg.data.root!r}")
 
+# %% ../../nbs/lib/12_training.ipynb #939f6cb7
 def setup_training(cfg, device):
     "Datasets, model, optimiser and schedule for `cfg` (reads and checks data; writes nothing)."
     check_registries(cfg)
@@ -199,6 +209,7 @@ def setup_training(cfg, device):
     lam = lambda s: lr_factor(s, steps, warm, cfg.train.schedule, cfg.train.min_lr / cfg.train.lr)
     return train_set, test_set, model, opt, torch.optim.lr_scheduler.LambdaLR(opt, lam)
 
+# %% ../../nbs/lib/12_training.ipynb #db5b5993
 def evaluate_epoch(model, test_set, cfg, epoch, device) -> tuple:
     "Clean test accuracy and the epoch's SSDC rows."
     imgs, labels, mean, std = eval_set(test_set)
@@ -209,8 +220,7 @@ def evaluate_epoch(model, test_set, cfg, epoch, device) -> tuple:
 DIFF_FILE = 'dirty.diff'  # beside a run trained from uncommitted changes: what they were
 
 def save_diff(rdir:Path, prov:dict) -> dict:
-    """Write the uncommitted diff beside a run whose provenance says the tree was dirty; the SHA-256 recorded is the
-    written file's (the tree may change between two reads of its diff)."""
+    "Write the uncommitted diff beside a run whose provenance says the tree was dirty."
     import hashlib
     if prov.get('git', {}).get('dirty'):
         text = git_diff()
@@ -219,6 +229,7 @@ def save_diff(rdir:Path, prov:dict) -> dict:
         prov = prov | dict(git=prov['git'] | dict(diff_file=DIFF_FILE, diff_sha256=sha))
     return prov
 
+# %% ../../nbs/lib/12_training.ipynb #81dd3b32
 def fit(cfg, rdir, parts, device, progress=True, stop_after=None, executor:str='in-process'):
     "The epoch loop: resume from the newest checkpoint, train, evaluate and write each epoch, then `done.json`."
     (rank, world), (train_set, test_set, model, opt, sched) = dist_info(), parts
@@ -250,8 +261,7 @@ def train_run(cfg:ExperimentConfig, rdir:Path, device=None, progress:bool=True, 
               lock_timeout:float=LOCK_TIMEOUT, # give up waiting once the holder wrote no checkpoint this long
               executor:str='in-process', # recorded in done.json
              ) -> bool:
-    """Train (or resume) run `cfg` in `rdir` under its lock, with the run's thread count; False if another process
-    finished it first. `stop_after`: stop early (tests)."""
+    "Train (or resume) run `cfg` in `rdir` under its lock, with the run's thread count."
     device, rank = check_device(device), dist_info()[0]
     check_run_path(rdir)
     init_distributed(cfg.train.batch_size)
@@ -282,6 +292,7 @@ def get_trained(condition:str='ape', # one of `CONDITIONS`
     run = Run(rdir); run.trained = trained
     return run
 
+# %% ../../nbs/lib/12_training.ipynb #e2b74311
 def untrained_model(condition='ape', preset='cpu', seed=0, **overrides) -> ViT:
     "The model a run of these settings starts from."
     cfg = make_config(condition, preset, seed=seed, **overrides)

@@ -12,12 +12,13 @@ from ..base.core import check_choice
 # %% auto #0
 __all__ = []
 
-# %% ../../nbs/lib/04_augment.ipynb #bf90bfce
+# %% ../../nbs/lib/04_augment.ipynb #6255a2e3
 def flip_batch(x:torch.Tensor, g:torch.Generator|None=None) -> torch.Tensor:
     "Mirror a random half of the images left-right."
     m = (torch.rand(len(x), generator=g) < 0.5).to(x.device)
     return torch.where(m[:, None, None, None], x.flip(-1), x)
 
+# %% ../../nbs/lib/04_augment.ipynb #9d3a769b
 def crop_batch(x:torch.Tensor, g:torch.Generator|None=None, pad:int=4) -> torch.Tensor:
     "Random crops of the images zero-padded by `pad` pixels (CIFAR style), batched by indexing."
     B, C, H, W = x.shape
@@ -27,6 +28,7 @@ def crop_batch(x:torch.Tensor, g:torch.Generator|None=None, pad:int=4) -> torch.
     b, c = torch.arange(B, device=x.device)[:, None, None, None], torch.arange(C, device=x.device)[None, :, None, None]
     return F.pad(x, (pad,) * 4)[b, c, rows, cols]
 
+# %% ../../nbs/lib/04_augment.ipynb #43ad832a
 def rrc_batch(x:torch.Tensor, g:torch.Generator|None=None, scale=(0.35, 1.0), ratio=(3/4, 4/3)) -> torch.Tensor:
     "Random resized crops (area fraction in `scale`, aspect in `ratio`) resampled to the input size with `grid_sample`."
     B = len(x)

@@ -19,8 +19,9 @@ from .images import IMAGENET_MEAN, IMAGENET_STD, IMAGE_MODES, ImageSet, take_sub
 # %% auto #0
 __all__ = ['DATASETS', 'DATA_SPLITS', 'get_dataset', 'dataset_for']
 
-# %% ../../nbs/lib/05_data.ipynb #aeddb411
+# %% ../../nbs/lib/05_data.ipynb #973418b3
 SYNTHETIC_CLASSES = ('top-left', 'top-right', 'bottom-left', 'bottom-right')
+
 SYNTHETIC_MEAN, SYNTHETIC_STD = (0.27, 0.27, 0.27), (0.21, 0.21, 0.21)
 
 def draw_synthetic(n:int, img_size:int, g:torch.Generator) -> dict:
@@ -35,13 +36,14 @@ def draw_synthetic(n:int, img_size:int, g:torch.Generator) -> dict:
                 color=0.45 + 0.5 * torch.rand(n, 4, 3, generator=g),
                 background=0.1 + 0.2 * torch.rand(n, 3, 1, 1, generator=g))
 
+# %% ../../nbs/lib/05_data.ipynb #0e367c62
 def shape_pattern(kind, vertical, yy, xx, cell:int) -> torch.Tensor:
     "Per-pixel intensity of each image's shape: 0 empty, 1 solid (grey), 2 stripes, 3 checkerboard."
     k, v = kind[:, None, None], vertical[:, None, None]
     stripes, checker = ((torch.where(v, xx, yy) // cell) % 2).float(), (((yy + xx) // cell) % 2).float()
     return torch.where(k == 1, 0.5, torch.where(k == 2, stripes, checker)) * (k > 0)
 
-# %% ../../nbs/lib/05_data.ipynb #5c586969
+# %% ../../nbs/lib/05_data.ipynb #7f0dd0db
 def render_synthetic(p:dict, img_size:int, g:torch.Generator) -> torch.Tensor:
     "Paint the layout `p` (from `draw_synthetic`) as uint8 (n,3,s,s) images with Gaussian noise from `g`."
     n, S, q, s, cell = len(p['labels']), img_size, img_size // 2, max(2, img_size // 4), max(1, img_size // 32)
@@ -54,6 +56,7 @@ def render_synthetic(p:dict, img_size:int, g:torch.Generator) -> torch.Tensor:
         x += pat[:, None] * p['color'][:, k, :, None, None]
     return (x.clamp(0, 1) * 255).round().to(torch.uint8)
 
+# %% ../../nbs/lib/05_data.ipynb #e2f568cf
 def make_synthetic(n:int, # number of images
                    img_size:int, # side in pixels, >= 8
                    seed:int=0, # everything is drawn from this seed
@@ -65,22 +68,26 @@ def make_synthetic(n:int, # number of images
     parts = [render_synthetic({k: v[i:i + chunk] for k, v in p.items()}, img_size, g) for i in range(0, n, chunk)]
     return torch.cat(parts) if parts else torch.zeros(0, 3, img_size, img_size, dtype=torch.uint8), p['labels']
 
-# %% ../../nbs/lib/05_data.ipynb #b3f92138
+# %% ../../nbs/lib/05_data.ipynb #205a2553
 def split_seed(seed:int, split:str) -> int:
     "A seed for `split` of a generated dataset, distinct per split."
     return int(np.random.SeedSequence([int(seed), ('train', 'test').index(split)]).generate_state(1)[0])
 
+# %% ../../nbs/lib/05_data.ipynb #35f2c708
 def load_synthetic(split:str, img_size:int, root:str='', augment:str='none', seed:int=0) -> ImageSet:
     "The four-quadrant checkerboard task: 2048 train / 512 test images generated from `seed`."
     x, y = make_synthetic(2048 if split == 'train' else 512, img_size, split_seed(seed, split))
     return ImageSet('synthetic', split, 4, img_size, SYNTHETIC_MEAN, SYNTHETIC_STD, images=x, labels=y,
                     augment=augment, classes=list(SYNTHETIC_CLASSES))
 
-# %% ../../nbs/lib/05_data.ipynb #f4cf7105
+# %% ../../nbs/lib/05_data.ipynb #5f55ee14
 FMNIST_DEB = Path('/usr/share/datasets/fashion-mnist')
+
 FMNIST_MEAN, FMNIST_STD = (0.2860,), (0.3530,)
+
 FMNIST_CLASSES = ('T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt', 'Sneaker', 'Bag',
                   'Ankle boot')
+
 IDX_STEMS = {'train': ('train-images-idx3-ubyte', 'train-labels-idx1-ubyte'),
              'test': ('t10k-images-idx3-ubyte', 't10k-labels-idx1-ubyte')}
 
@@ -92,19 +99,22 @@ def read_idx(path) -> np.ndarray:
     shape = struct.unpack(f'>{data[3]}I', data[4:4 + 4 * data[3]])
     return np.frombuffer(data, np.uint8, offset=4 + 4 * data[3]).reshape(shape)
 
+# %% ../../nbs/lib/05_data.ipynb #2802f354
 def idx_file(folder:Path, stem:str) -> Path|None:
     "`folder/stem` or `folder/stem.gz`, whichever exists."
     return next((p for p in (folder / stem, folder / f'{stem}.gz') if p.is_file()), None)
 
-# %% ../../nbs/lib/05_data.ipynb #f58bfbf6
+# %% ../../nbs/lib/05_data.ipynb #aed6876c
 class DataNotFoundError(FileNotFoundError, ValueError):
     "A dataset is not where it was looked for (both a `FileNotFoundError` and a `ValueError`)."
 
+# %% ../../nbs/lib/05_data.ipynb #50e6aa37
 def fmnist_dirs(root:str='') -> list:
     "Folders searched for the Fashion-MNIST IDX files, in order."
     if root: return [Path(root), Path(root) / 'FashionMNIST' / 'raw']
     return [data_dir() / 'fashion-mnist', data_dir() / 'FashionMNIST' / 'raw', FMNIST_DEB]
 
+# %% ../../nbs/lib/05_data.ipynb #57b0f336
 def find_fashion_mnist(root:str='', # a folder holding the IDX files; '' searches the default places
                        download:bool=True, # fall back to torchvision's download into `data_dir()`
                       ) -> Path:
@@ -127,7 +137,7 @@ def download_fashion_mnist() -> str|None:
         for train in (True, False): FashionMNIST(str(data_dir()), train=train, download=True)
     except Exception as e: return f"failed ({type(e).__name__}: {e})"
 
-# %% ../../nbs/lib/05_data.ipynb #73ee4981
+# %% ../../nbs/lib/05_data.ipynb #6116507f
 def resize_uint8(x:torch.Tensor, # uint8 images (N,C,H,W)
                  size:int, # output side
                  chunk:int=2048, # images per `interpolate` call
@@ -137,6 +147,7 @@ def resize_uint8(x:torch.Tensor, # uint8 images (N,C,H,W)
     f = lambda c: F.interpolate(c.float(), size=(size, size), mode='bilinear', antialias=True, align_corners=False)
     return torch.cat([f(x[i:i + chunk]).round().clamp(0, 255).to(torch.uint8) for i in range(0, len(x), chunk)])
 
+# %% ../../nbs/lib/05_data.ipynb #f4fa63cb
 def load_fashion_mnist(split:str, img_size:int=28, root:str='', augment:str='none', seed:int=0) -> ImageSet:
     "Fashion-MNIST `split` as uint8 (N,1,s,s) images in memory."
     d = find_fashion_mnist(root)
@@ -145,7 +156,7 @@ def load_fashion_mnist(split:str, img_size:int=28, root:str='', augment:str='non
                     images=resize_uint8(x[:, None], img_size), labels=y.long(), augment=augment,
                     classes=list(FMNIST_CLASSES))
 
-# %% ../../nbs/lib/05_data.ipynb #479d1261
+# %% ../../nbs/lib/05_data.ipynb #36908ad3
 CIFAR_STATS = {10: ((0.4914, 0.4822, 0.4465), (0.2470, 0.2435, 0.2616)),
                100: ((0.5071, 0.4865, 0.4409), (0.2673, 0.2564, 0.2762))}
 
@@ -162,6 +173,7 @@ def load_cifar(split:str, img_size:int, root:str='', augment:str='none', n_class
     return ImageSet(f'cifar{n_classes}', split, n_classes, img_size, *CIFAR_STATS[n_classes], images=x,
                     labels=torch.tensor(d.targets), augment=augment, classes=list(d.classes))
 
+# %% ../../nbs/lib/05_data.ipynb #590c3457
 def load_cifar10(split, img_size, root='', augment='none', seed=0):
     "CIFAR-10 from a local torchvision root."
     return load_cifar(split, img_size, root, augment, 10)
@@ -170,7 +182,7 @@ def load_cifar100(split, img_size, root='', augment='none', seed=0):
     "CIFAR-100 from a local torchvision root."
     return load_cifar(split, img_size, root, augment, 100)
 
-# %% ../../nbs/lib/05_data.ipynb #d44192bd
+# %% ../../nbs/lib/05_data.ipynb #2f9e27cf
 def split_dir(root, split:str) -> Path:
     "The folder of `split` under `root`: `train/`, or `val/` (else `test/`) for the test split."
     names = ['train'] if split == 'train' else ['val', 'test']
@@ -179,10 +191,12 @@ def split_dir(root, split:str) -> Path:
                                           f"expected {root}/{names[0]}/<class>/<image>")
     return d
 
+# %% ../../nbs/lib/05_data.ipynb #0374233f
 def class_dirs(d:Path) -> list:
     "Sorted names of the sub-folders of `d`."
     return sorted(p.name for p in Path(d).iterdir() if p.is_dir())
 
+# %% ../../nbs/lib/05_data.ipynb #323ba912
 def check_classes(found, expected, where) -> list:
     "Return sorted `expected` if `found` holds exactly those classes, else raise naming the missing and extra ones."
     missing, extra = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))
@@ -191,7 +205,7 @@ def check_classes(found, expected, where) -> list:
     raise ValueError(f"{where} does not hold the expected {len(set(expected))} classes: "
                      + '; '.join(f"{k} {len(v)}: {show(v)}" for k, v in (('missing', missing), ('extra', extra)) if v))
 
-# %% ../../nbs/lib/05_data.ipynb #7bfdfe78
+# %% ../../nbs/lib/05_data.ipynb #3f0e5f15
 FULL_DECODE_BYTES = 65536  # files smaller than this are always decoded in full when checked
 
 @functools.lru_cache(maxsize=None)
@@ -212,6 +226,7 @@ def _image_problem(path:str, size:int, mtime:int) -> str:
         return f'truncated or corrupt ({type(e).__name__}: {str(e)[:80]})'
     return ''
 
+# %% ../../nbs/lib/05_data.ipynb #46d65bc1
 def image_problem(path) -> str:
     "Why the image file at `path` cannot be trained on or evaluated ('' if it can)."
     st = os.stat(path)
@@ -247,7 +262,7 @@ def load_imagefolder(split:str, img_size:int, root:str='', augment:str='none', s
     return ImageSet('imagefolder', split, len(classes), img_size, IMAGENET_MEAN, IMAGENET_STD,
                     samples=folder_samples(d, classes), augment=augment, classes=classes)
 
-# %% ../../nbs/lib/05_data.ipynb #4ae3d7b8
+# %% ../../nbs/lib/05_data.ipynb #64f176b2
 IMAGENET100_ENV = 'PE_ANCHOR_IMAGENET100'
 
 def cmc_classes() -> list:
@@ -258,6 +273,7 @@ def cmc_classes() -> list:
         if (d / 'imagenet100_cmc.txt').is_file(): return (d / 'imagenet100_cmc.txt').read_text().split()
     raise DataNotFoundError(f"imagenet100_cmc.txt not found in {data_dir()} or {here}")
 
+# %% ../../nbs/lib/05_data.ipynb #b7d20493
 def imagenet100_root(root:str='') -> Path:
     "The ImageNet-100 root: `root`, else `$PE_ANCHOR_IMAGENET100`, else `data_dir()/imagenet100`; it must exist."
     src = ('the root argument', root) if root else (f'${IMAGENET100_ENV}', os.environ.get(IMAGENET100_ENV, ''))
@@ -267,6 +283,7 @@ def imagenet100_root(root:str='') -> Path:
                             "train/<wnid>/ and val/<wnid>/ by passing root=... (DataConfig.root) "
                             f"or setting ${IMAGENET100_ENV}.")
 
+# %% ../../nbs/lib/05_data.ipynb #aadd68ab
 def load_imagenet100(split:str, img_size:int, root:str='', augment:str='none', seed:int=0) -> ImageSet:
     "ImageNet-100 `split` from an ImageFolder root holding exactly the 100 CMC classes."
     d, classes = split_dir(imagenet100_root(root), split), sorted(cmc_classes())

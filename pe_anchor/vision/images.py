@@ -37,7 +37,7 @@ def folder_transform(img_size:int, # output side in pixels
              'rrc_flip': [v2.RandomResizedCrop(s, scale=(0.35, 1.0)), v2.RandomHorizontalFlip()]}
     return v2.Compose(steps[check_choice(augment, AUGMENTS, 'augmentation')] + [v2.PILToTensor()])
 
-# %% ../../nbs/lib/04a_images.ipynb #0212714e
+# %% ../../nbs/lib/04a_images.ipynb #8696f878
 IMAGE_MODES = ('1', 'L', 'P', 'RGB', 'RGBA', 'RGBX', 'RGBa', 'LA', 'La', 'PA', 'CMYK', 'YCbCr', 'I', 'I;16',
                'I;16L', 'I;16B', 'I;16N')  # the PIL modes `to_rgb` reads
 
@@ -56,6 +56,7 @@ def to_rgb(img:'PIL.Image.Image') -> 'PIL.Image.Image':
         return Image.alpha_composite(Image.new('RGBA', rgba.size, (255, 255, 255, 255)), rgba).convert('RGB')
     return img.convert('RGB')
 
+# %% ../../nbs/lib/04a_images.ipynb #a5638fe4
 def load_rgb(path) -> 'PIL.Image.Image':
     "Open an image file as 8-bit RGB (`to_rgb`); an unreadable, truncated or unsupported file raises naming it."
     from PIL import Image
@@ -88,15 +89,15 @@ class ImageSet(Dataset):
         return (f"ImageSet({self.name!r}, {self.split!r}, n={len(self)}, classes={self.num_classes}, "
                 f"{self.in_chans}x{self.img_size}x{self.img_size}, augment={self.augment!r}, {where})")
 
-# %% ../../nbs/lib/04a_images.ipynb #e9788652
+# %% ../../nbs/lib/04a_images.ipynb #6bcf8958
 def with_augment(ds:ImageSet, augment:str) -> ImageSet:
     "The same images as `ds` with training augmentation `augment`."
     kw = dict(images=ds.images, labels=ds.labels, samples=ds.samples, classes=ds.classes)
     return ImageSet(ds.name, ds.split, ds.num_classes, ds.img_size, ds.mean, ds.std, augment=augment, **kw)
 
+# %% ../../nbs/lib/04a_images.ipynb #dd5b151f
 def take_subset(ds:ImageSet, n:int, seed:int=0) -> ImageSet:
-    """The first `n` images of an in-memory `ds`, or `n` images of a folder `ds` picked by a permutation seeded by
-    `seed`."""
+    "The first `n` images of an in-memory `ds`, or `n` of a folder `ds` picked by a permutation seeded by `seed`."
     if n <= 0 or n >= len(ds): return ds
     if ds.in_memory: kw = dict(images=ds.images[:n], labels=ds.labels[:n], samples=None)
     else:
@@ -123,11 +124,12 @@ def iterate_batches(ds:ImageSet, # the set to read
         idx = order[i:i + batch_size]
         yield augment_batch(ds.images[idx], ds.augment, generator), ds.labels[idx]
 
-# %% ../../nbs/lib/04a_images.ipynb #068f4a74
+# %% ../../nbs/lib/04a_images.ipynb #3806f9f1
 def spread_indices(n:int, limit:int|None=None) -> torch.Tensor|None:
     "`limit` evenly spaced indices into `range(n)`, or None for all of them."
     return None if limit is None or limit >= n else torch.arange(limit) * n // limit
 
+# %% ../../nbs/lib/04a_images.ipynb #aa9d4a4a
 def eval_tensors(ds:ImageSet, # any set; its augmentation is ignored
                  limit:int|None=None, # at most this many images, evenly spaced
                  num_workers:int=0, # `DataLoader` workers for folder sets

@@ -26,12 +26,13 @@ def sincos_2d(grid:tuple, # (rows, cols) of the patch grid
     sy, sx, cy, cx = t.chunk(4, -1)
     return torch.cat([sx, cx, sy, cy], -1)
 
-# %% ../../nbs/lib/06_models.ipynb #d87245f3
+# %% ../../nbs/lib/06_models.ipynb #95b7583c
 def grid_coords(grid:tuple) -> torch.Tensor:
     "Integer (col, row) of every token of a row-major grid, shape (N, 2)."
     rows, cols = torch.meshgrid(torch.arange(grid[0]), torch.arange(grid[1]), indexing='ij')
     return torch.stack([cols.flatten(), rows.flatten()], -1).float()
 
+# %% ../../nbs/lib/06_models.ipynb #7da5d7eb
 def axial_angles(grid:tuple, head_dim:int, base:float) -> torch.Tensor:
     "Axial RoPE angles (N, head_dim/2): x·f_j for the first half of pairs, y·f_j for the second."
     if head_dim % 4: raise ValueError(f"RoPE needs head_dim divisible by 4, got head_dim={head_dim}")
@@ -39,7 +40,7 @@ def axial_angles(grid:tuple, head_dim:int, base:float) -> torch.Tensor:
     xy = grid_coords(grid)
     return torch.cat([xy[:, :1] * f, xy[:, 1:] * f], -1)
 
-# %% ../../nbs/lib/06_models.ipynb #06d97a50
+# %% ../../nbs/lib/06_models.ipynb #1e9b0be2
 from timm.layers.pos_embed_sincos import rot as rot_interleaved
 
 def rot_paper(x:torch.Tensor) -> torch.Tensor:
@@ -47,6 +48,7 @@ def rot_paper(x:torch.Tensor) -> torch.Tensor:
     x = x.unflatten(-1, (2, 2, -1))
     return torch.stack([-x[..., 1, :], x[..., 0, :]], -2).flatten(-3)
 
+# %% ../../nbs/lib/06_models.ipynb #749d332e
 def rope_tables(angles:torch.Tensor, variant:str='paper') -> tuple:
     "Per-channel (sin, cos) tables (..., N, head_dim) for `angles` (..., N, head_dim/2) in the layout of `variant`."
     if variant == 'paper':
@@ -54,10 +56,12 @@ def rope_tables(angles:torch.Tensor, variant:str='paper') -> tuple:
     else: a = angles.repeat_interleave(2, -1)
     return a.sin(), a.cos()
 
+# %% ../../nbs/lib/06_models.ipynb #8420df19
 def apply_rope(x, sin, cos, variant='paper'):
     "Rotate the channel pairs of `x` by precomputed tables."
     return x * cos + (rot_paper(x) if variant == 'paper' else rot_interleaved(x)) * sin
 
+# %% ../../nbs/lib/06_models.ipynb #070ad439
 def rotate(x:torch.Tensor, # (..., N, head_dim) queries or keys (patch tokens only)
            angles:torch.Tensor, # (..., N, head_dim/2) angle per channel pair
            variant:str='paper', # `ROPE_VARIANTS` key
@@ -65,7 +69,7 @@ def rotate(x:torch.Tensor, # (..., N, head_dim) queries or keys (patch tokens on
     "Rotate channel pairs of `x` by `angles` in the layout of `variant`."
     return apply_rope(x, *rope_tables(angles, variant), variant)
 
-# %% ../../nbs/lib/06_models.ipynb #6f3a1c21
+# %% ../../nbs/lib/06_models.ipynb #81f8b03f
 def swap_matrix(head_dim:int, # channels per head
                 variant:str='paper', # `ROPE_VARIANTS` key
                ) -> torch.Tensor:
@@ -73,6 +77,7 @@ def swap_matrix(head_dim:int, # channels per head
     eye = torch.eye(head_dim)
     return rot_paper(eye) if variant == 'paper' else rot_interleaved(eye)
 
+# %% ../../nbs/lib/06_models.ipynb #5559ff46
 def qkv_tables(sin:torch.Tensor, cos:torch.Tensor, # (T, head_dim) tables of one layer
                heads:int, # attention heads
               ) -> tuple:
@@ -83,6 +88,7 @@ def qkv_tables(sin:torch.Tensor, cos:torch.Tensor, # (T, head_dim) tables of one
     sin3 = torch.cat([q_k(sin), sin.new_zeros(T, heads, hd)], 1).reshape(T, -1)
     return cos3, sin3
 
+# %% ../../nbs/lib/06_models.ipynb #3be53b16
 class RotaryQKV(torch.autograd.Function):
     "qkv·c + (qkv P)·s on the fused (B, T, 3C) projection; the backward pass is the transposed rotation."
     @staticmethod
@@ -98,7 +104,7 @@ class RotaryQKV(torch.autograd.Function):
         turned = torch.matmul(torch.mul(grad, sin3).view(B, T, 3 * ctx.heads, -1), swap.T).view(B, T, C3)
         return torch.mul(grad, cos3).add_(turned), None, None, None, None
 
-# %% ../../nbs/lib/06_models.ipynb #8ba93b18
+# %% ../../nbs/lib/06_models.ipynb #0875d86a
 class NoPE(nn.Module):
     "No positional signal at all (the paper's ablated model)."
     is_rope = False
@@ -108,6 +114,7 @@ class NoPE(nn.Module):
     def attn_bias(self, scale=1.0, dtype=torch.float32): return None  # or one (1|B, heads, T, T) bias per block
     def after_block(self, h, layer:int, scale=1.0): return h  # the stream block `layer + 1` receives
 
+# %% ../../nbs/lib/06_models.ipynb #8b15279e
 class LearnedPE(NoPE):
     "Learned absolute table, one row per slot including CLS (row 0)."
     def __init__(self, cfg:ModelConfig):
@@ -116,6 +123,7 @@ class LearnedPE(NoPE):
         if cfg.init == 'timm': trunc_normal_(self.table, std=.02)
     def add(self, x, scale=1.0): return x + scale * self.table
 
+# %% ../../nbs/lib/06_models.ipynb #aa62e1cd
 class SinCosPE(NoPE):
     "Fixed 2-D sin-cos on the patch slots; zero row for CLS."
     def __init__(self, cfg:ModelConfig):
@@ -124,7 +132,7 @@ class SinCosPE(NoPE):
         self.register_buffer('table', t, persistent=False)
     def add(self, x, scale=1.0): return x + scale * self.table
 
-# %% ../../nbs/lib/06_models.ipynb #f0b9f7de
+# %% ../../nbs/lib/06_models.ipynb #3cad525c
 class RoPE(NoPE):
     "2-D rotary encoding: angles per slot, applied to q and k inside attention."
     is_rope = True
@@ -157,6 +165,7 @@ class RoPE(NoPE):
         if key is not None: self._rotary[key] = out
         return out
 
+# %% ../../nbs/lib/06_models.ipynb #534dc1a8
 class Rotary(NamedTuple):
     "One block's rotation: fused (T, 3C) tables and the swap matrix, or per-head (sin, cos) tables (`swap` None)."
     sin:torch.Tensor; cos:torch.Tensor; swap:torch.Tensor|None=None
@@ -176,7 +185,7 @@ def register_pe(name:str, # the PE's name, e.g. 'ape-zero' (a plain name)
     PE_REGISTRY[name] = module; PE_NAMES.append(name)
     return name
 
-# %% ../../nbs/lib/06_models.ipynb #395b198c
+# %% ../../nbs/lib/06_models.ipynb #db401c9c
 class Attention(nn.Module):
     "Multi-head self-attention with optional rotary angles on patch tokens."
     def __init__(self, dim, heads, attn_drop=0., proj_drop=0.):
@@ -200,6 +209,7 @@ class Attention(nn.Module):
                                            dropout_p=self.attn_drop if self.training else 0.)
         return self.proj_drop(self.proj(x.transpose(1, 2).reshape(B, T, C)))
 
+# %% ../../nbs/lib/06_models.ipynb #bb2b8206
 class Block(nn.Module):
     "Pre-LN transformer block: x + attn(LN1 x), then x + MLP(LN2 x), with drop-path."
     def __init__(self, cfg:ModelConfig, drop_path=0.):
@@ -214,13 +224,14 @@ class Block(nn.Module):
         x = x + self.drop_path(self.attn(h, rope, bias))
         return x + self.drop_path(self.mlp(self.norm2(x)))
 
-# %% ../../nbs/lib/06_models.ipynb #0dd8c254
+# %% ../../nbs/lib/06_models.ipynb #c18c29af
 def check_pe_scale(model, pe_scale):
     "Raise for a negative scale, or a scale other than 1 on a model with no PE."
     if pe_scale < 0: raise ValueError(f"pe_scale (alpha) must be >= 0, got {pe_scale}")
     if pe_scale != 1 and model.cfg.pe == 'none':
         raise ValueError(f"pe_scale={pe_scale} requested for pe='none': the model has no positional encoding to scale")
 
+# %% ../../nbs/lib/06_models.ipynb #5e6a365a
 def permute_tokens(t:torch.Tensor, # (B, N, D) patch tokens
                    perm:torch.Tensor, # (N,) shared permutation or (B, N) per-image permutations
                   ) -> torch.Tensor:
@@ -231,6 +242,7 @@ def permute_tokens(t:torch.Tensor, # (B, N, D) patch tokens
     if perm.ndim == 1: return t[:, perm]
     return t.gather(1, perm[..., None].expand(-1, -1, D).to(t.device))
 
+# %% ../../nbs/lib/06_models.ipynb #6bb50fd9
 def draw_permutation(num_tokens:int, batch_size:int=1, mode:str='batch', generator=None, device='cpu') -> torch.Tensor:
     "A random permutation of `num_tokens` patch tokens: (N,) shared by the batch, or (B, N) per image."
     check_choice(mode, PERMUTATIONS, 'permutation mode')
@@ -238,12 +250,13 @@ def draw_permutation(num_tokens:int, batch_size:int=1, mode:str='batch', generat
     if mode == 'batch': return torch.randperm(num_tokens, generator=generator).to(device)
     return torch.rand(batch_size, num_tokens, generator=generator).argsort(-1).to(device)
 
-# %% ../../nbs/lib/06_models.ipynb #2aa4ddcf
+# %% ../../nbs/lib/06_models.ipynb #710703c5
 def _init_timm(m):
     if isinstance(m, nn.Linear):
         trunc_normal_(m.weight, std=.02)
         if m.bias is not None: nn.init.zeros_(m.bias)
 
+# %% ../../nbs/lib/06_models.ipynb #f64bcd59
 class ViT(nn.Module):
     "The paper's ViT with a pluggable positional encoding."
     def __init__(self, cfg:ModelConfig):
@@ -262,7 +275,7 @@ class ViT(nn.Module):
         self.head = nn.Linear(cfg.dim, cfg.num_classes)
         if cfg.init == 'timm': self.apply(_init_timm); nn.init.normal_(self.cls_token, std=1e-6)
 
-# %% ../../nbs/lib/06_models.ipynb #fe61d009
+# %% ../../nbs/lib/06_models.ipynb #2b13b27b
 from fastcore.basics import patch
 
 @patch
@@ -273,6 +286,7 @@ def embed(self:ViT, x, perm=None, pe_scale=1.0):
     t = torch.cat([self.cls_token.expand(len(t), -1, -1), t], 1)
     return self.pos_drop(self.pos.add(t, pe_scale))
 
+# %% ../../nbs/lib/06_models.ipynb #9eadc111
 @patch
 def forward(self:ViT, x, perm=None, pe_scale=1.0, capture=None, capture_blocks=False):
     "Logits of `x`, with optional token permutation, positional scaling and token capture."
@@ -285,13 +299,14 @@ def forward(self:ViT, x, perm=None, pe_scale=1.0, capture=None, capture_blocks=F
         if capture is not None and capture_blocks: capture('block', i, h[:, 1:])
     return self.head(h[:, 0])
 
-# %% ../../nbs/lib/06_models.ipynb #49f92297
+# %% ../../nbs/lib/06_models.ipynb #066f59dd
 def build_model(cfg:ModelConfig, seed:int=0) -> ViT:
     "A freshly initialised ViT for `cfg`, seeded."
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         return ViT(cfg)
 
+# %% ../../nbs/lib/06_models.ipynb #829f3a8b
 def create_model(pe:str='ape', # a PE name or a condition (`rpt` -> `ape`)
                  preset:str='cpu', # `PRESETS` key giving the model shape
                  seed:int=0, # initialisation seed
