@@ -28,6 +28,7 @@ def attention_qkv(attn:nn.Module, # a block's `Attention` (`pe_anchor.vision.mod
     "q, k, v (B, heads, T, head_dim) as `Attention.forward` computes them (its `project`, the one copy)."
     return attn.project(x, rope)
 
+# %% ../../nbs/lib/18a_attention.ipynb #c2753c12
 def attention_weights(attn:nn.Module, x:torch.Tensor, rope=None, # as `attention_qkv`
                       bias:torch.Tensor|None=None, # the block's (1|B, heads, T, T) logit bias (`attn_bias`)
                      ) -> torch.Tensor:
@@ -48,6 +49,7 @@ def watch_attention(net:nn.Module, # a `ViT`
     finally:
         for h in handles: h.remove()
 
+# %% ../../nbs/lib/18a_attention.ipynb #97e0e26a
 @torch.no_grad()
 def attention_probs(model:nn.Module, # a `ViT`, in the mode wanted (eval for measurements)
                     x:torch.Tensor, # normalised images (B, C, H, W)
@@ -66,10 +68,12 @@ def grid_distances(grid:tuple, # (rows, cols) of the patch grid
     xy = grid_coords(grid).to(dtype)
     return (xy[:, None] - xy[None]).norm(dim=-1)
 
+# %% ../../nbs/lib/18a_attention.ipynb #ad4559d1
 def uniform_distance(grid:tuple) -> float:
     "The mean attention distance of uniform attention over the patches (self included): the baseline."
     return grid_distances(grid, torch.float64).mean().item()
 
+# %% ../../nbs/lib/18a_attention.ipynb #cf67d95f
 def slot_distances(dist:torch.Tensor, # (N, N) `grid_distances`
                    perm:torch.Tensor|None=None, # None, (N,) shared or (B, N) per-image: slot i holds patch perm[i]
                   ) -> torch.Tensor:
@@ -108,6 +112,7 @@ class DistanceProbe(nn.Module):
         return pd.DataFrame(dict(layer=np.repeat(np.arange(L), H), head=np.tile(np.arange(H), L),
                                  distance=m[..., 0].ravel(), cls_mass=m[..., 1].ravel()))
 
+# %% ../../nbs/lib/18a_attention.ipynb #9ced59e8
 def attention_pass(model, # a `ViT`
                    data:tuple, # what `eval_set` takes: (images, labels, mean, std)
                    rpi=None, seed:int=0, pe_scale:float=1.0, # RPI estimator, permutation seed, α
@@ -143,11 +148,13 @@ def attention_distance(model, # a `pe_anchor.vision.models.ViT`
 ATTENTION_COLUMNS = ['condition', 'seed', 'layer', 'head', 'permuted', 'alpha', 'distance', 'perm_sd', 'cls_mass',
                      'baseline', 'n_perms', 'n_images', 'depth', 'preset']
 
+# %% ../../nbs/lib/18a_attention.ipynb #2b2e4839
 def run_model(run) -> nn.Module:
     "The final model of `run`: its `model` attribute or property, or what its `model()` method returns."
     m = run.model
     return m if isinstance(m, nn.Module) or not callable(m) else m()
 
+# %% ../../nbs/lib/18a_attention.ipynb #dee148b6
 def attention_per_run(run, # a finished run: `run.config` and `run.model`
                       study:StudyConfig, # rpi, n_perms, n_images, split
                       cache_dir=None, device=None, # unused: every analysis's per-run function takes them
@@ -165,6 +172,7 @@ def attention_summary(df:pd.DataFrame, # `attention_per_run` rows of several run
     "Mean and SDs over seeds of the attention distance and CLS share per condition, estimator, α, layer and head."
     return seed_summary(df, ['distance', 'cls_mass'], ['condition', 'permuted', 'alpha', 'layer', 'head', 'baseline'])
 
+# %% ../../nbs/lib/18a_attention.ipynb #37491973
 def attention_combine(study:StudyConfig, # the study
                       tables:dict, # {'attention_distance': the per-run rows of its runs, stacked in any order}
                       reference:pd.DataFrame|None=None, # unused: the paper has no attention distances
@@ -202,6 +210,7 @@ def plot_attention_distance(summary:pd.DataFrame, # `attention_summary` rows
             _distance_curve(fig, s[s.permuted == p], c, p, j)
         fig.add_hline(y=float(s.baseline.iloc[0]), line_dash='dash', line_color='grey', row=1, col=j)
     note = 'points: heads (mean over seeds); lines: mean over heads; dashed grey: uniform attention over the patches'
-    fig.update_xaxes(title_text='layer', dtick=1); fig.update_yaxes(title_text='distance (patches)', col=1)
+    fig.update_xaxes(title_text='layer', dtick=1)
+    fig.update_yaxes(title_text='distance (patches)', col=1)
     return fig.update_layout(title=figure_title(title, note), template='plotly_white', height=440, margin=dict(t=90),
                              width=min(MAX_FIGURE_WIDTH, max(640, 260 * len(conds))))

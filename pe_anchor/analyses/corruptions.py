@@ -103,7 +103,8 @@ def check_blur(kernel_size, sigma) -> tuple:
 def gaussian_kernel1d(kernel_size:int, sigma:float, device=None) -> torch.Tensor:
     "torchvision's 1-D Gaussian kernel: exp(-d²/2σ²) at integer offsets d, normalised to sum 1."
     d = torch.arange(kernel_size, dtype=torch.float32, device=device) - (kernel_size - 1) / 2
-    k = torch.exp(-d**2 / (2 * sigma**2)); return k / k.sum()
+    k = torch.exp(-d**2 / (2 * sigma**2))
+    return k / k.sum()
 
 # %% ../../nbs/lib/14_corruptions.ipynb #1d070c6f
 def blur_spread(kernel_size:int, sigma:float) -> float:
@@ -115,7 +116,8 @@ def blur_spread(kernel_size:int, sigma:float) -> float:
 # %% ../../nbs/lib/14_corruptions.ipynb #9c8495a8
 def _blur_separable(x:torch.Tensor, k:int, s:float, border:str) -> torch.Tensor:
     "Separable Gaussian blur of float images (B, C, H, W) with `border` padding."
-    B, C, H, W = x.shape; w, p = gaussian_kernel1d(k, s, x.device), k // 2
+    B, C, H, W = x.shape
+    w, p = gaussian_kernel1d(k, s, x.device), k // 2
     y = F.pad(x.reshape(B * C, 1, H, W), [p, p, p, p], mode=border)
     y = F.conv2d(F.conv2d(y, w.view(1, 1, 1, k)), w.view(1, 1, k, 1))
     return y.reshape(B, C, H, W)
@@ -130,7 +132,9 @@ def gaussian_blur(images:torch.Tensor, # uint8 (B, C, H, W)
                   batch_size:int=4096, # images per batch on the device
                  ) -> torch.Tensor:
     "Gaussian-blur uint8 `images`; with the defaults this is exactly `v2.GaussianBlur(kernel_size, sigma)`."
-    k, s = check_blur(kernel_size, sigma); check_uint8(images); check_choice(border, BORDERS, 'blur border')
+    k, s = check_blur(kernel_size, sigma)
+    check_uint8(images)
+    check_choice(border, BORDERS, 'blur border')
     if border == 'reflect' and k // 2 >= min(images.shape[-2:]):
         raise ValueError(f"kernel_size {k} is too wide for {tuple(images.shape[-2:])} images with reflect padding "
                          f"(needs kernel_size // 2 < image size); use border='replicate' or a smaller kernel")
@@ -228,7 +232,8 @@ def imagenet_c_kernel(sigma:float) -> int:
 @dataclass(frozen=True)
 class Corruption:
     "A named corruption: a `kind` (in `KINDS`), a rule from severity to parameters, and where it comes from."
-    name:str; kind:str
+    name:str
+    kind:str
     table:dict|None     # severity -> parameters; None = the severity itself gives the parameters (the kind parses it)
     paper:bool          # the paper's own setting?
     note:str
@@ -340,7 +345,8 @@ def corruption_grid(corruptions=PAPER_CORRUPTIONS, # names (list or comma string
     "Validated `(corruption, severity_label)` pairs to evaluate."
     grid = []
     for name in as_list(corruptions):
-        c = get_corruption(name); sevs = _severities_for(c, severities)
+        c = get_corruption(name)
+        sevs = _severities_for(c, severities)
         if not sevs: raise ValueError(f"Corruption {name!r} needs explicit severities ({c.note})")
         grid += [(name, severity_label(c, s)) for s in sevs]
     if not grid: raise ValueError(f"No corruptions given; valid choices: {', '.join(map(repr, CORRUPTIONS))}")
@@ -353,13 +359,15 @@ CACHE_VERSION = 2  # 2: files carry their key and the SHA-256 of their images
 def images_fingerprint(images:torch.Tensor) -> str:
     "Short content hash of an image tensor: shape, dtype and every byte."
     a = images.detach().cpu().contiguous().numpy()
-    h = hashlib.blake2b(f"{a.shape}{a.dtype}".encode(), digest_size=8); h.update(memoryview(a).cast('B'))
+    h = hashlib.blake2b(f"{a.shape}{a.dtype}".encode(), digest_size=8)
+    h.update(memoryview(a).cast('B'))
     return h.hexdigest()
 
 # %% ../../nbs/lib/14_corruptions.ipynb #4a8911ba
 def corrupted_key(fingerprint:str, corruption, severity=None, jpeg_path:str='tensor', device_type:str='cpu') -> str:
     "File stem naming the corrupted version of the images with `fingerprint`."
-    c = get_corruption(corruption); opts = KINDS[c.kind].options
+    c = get_corruption(corruption)
+    opts = KINDS[c.kind].options
     spec = dict(kind=c.kind, params=corruption_params(c, severity),
                 jpeg_path=jpeg_path if 'jpeg_path' in opts else None, device=device_type if 'device' in opts else None,
                 torchvision=torchvision.__version__.split('+')[0], version=CACHE_VERSION)
@@ -369,7 +377,9 @@ def corrupted_key(fingerprint:str, corruption, severity=None, jpeg_path:str='ten
 # %% ../../nbs/lib/14_corruptions.ipynb #e6351501
 def _images_sha256(y:torch.Tensor) -> str:
     "SHA-256 of a uint8 tensor's shape and bytes."
-    a = y.contiguous().numpy(); h = hashlib.sha256(f"{a.shape}{a.dtype}".encode()); h.update(memoryview(a).cast('B'))
+    a = y.contiguous().numpy()
+    h = hashlib.sha256(f"{a.shape}{a.dtype}".encode())
+    h.update(memoryview(a).cast('B'))
     return h.hexdigest()
 
 # %% ../../nbs/lib/14_corruptions.ipynb #42e9287d
@@ -377,7 +387,9 @@ def _load_cached(path:Path, key:str, shape) -> torch.Tensor|None:
     ("The cached images at `path` if readable, of `shape`, stored under `key` and matching their SHA-256; "
      "else None (and a warning).")
     if not path.exists(): return None
-    try: d = torch.load(path, map_location='cpu', weights_only=True); y = d['images']
+    try:
+        d = torch.load(path, map_location='cpu', weights_only=True)
+        y = d['images']
     except Exception as e: return warnings.warn(f"Cached corrupted set {path} is unreadable ({e!r}); rebuilding it")
     if d.get('key') != key:
         return warnings.warn(f"Cached corrupted set {path} was stored as {d.get('key')!r}, not {key!r} (swapped?); "
@@ -398,7 +410,9 @@ def corrupted_images(images:torch.Tensor, # clean uint8 (N, C, H, W)
                     ) -> torch.Tensor:
     ("The corrupted `images`, loaded (verified) from `cache_dir` or built "
      "(and stored atomically with their SHA-256) once.")
-    c = get_corruption(corruption); corruption_params(c, severity); check_uint8(images)
+    c = get_corruption(corruption)
+    corruption_params(c, severity)
+    check_uint8(images)
     build = lambda: c(images, severity, generator, workers, device, jpeg_path)
     if cache_dir is None: return build()
     if 'generator' in KINDS[c.kind].options:

@@ -26,12 +26,14 @@ __all__ = ['LAYER_DASHES', 'LAYER_SYMBOLS', 'emergence_summary', 'plot_emergence
 EMERGENCE_COLUMNS = ['condition', 'seed', 'epoch', 'layer', 'permuted', 'ssdc', 'perm_sd', 'n_perms', 'n_images',
                      'test_acc', 'preset']
 
+# %% ../../nbs/lib/19_emergence.ipynb #688073ce
 def epoch_models(run) -> list:
     "(epoch, model) for the initialisation and every epoch whose weights `run` kept."
     cfg = run.config
     first = build_model(cfg.model, seed=cfg.train.seed).eval()
     return [(0, first)] + [(e, run.load_epoch(e)) for e in run.epochs_available()]
 
+# %% ../../nbs/lib/19_emergence.ipynb #2ba78458
 def run_emergence(run, # a finished `Run` (its kept epoch weights)
                   n_perms:int, # K, permutations per RPI estimator
                   rpi, # RPI estimators, e.g. `study.rpi`
@@ -53,18 +55,19 @@ def run_emergence(run, # a finished `Run` (its kept epoch weights)
     rows = [profile(m).assign(epoch=e) for e, m in epoch_models(run)]
     return pd.concat(rows, ignore_index=True).merge(run.metrics[['epoch', 'test_acc']], on='epoch', how='left')
 
+# %% ../../nbs/lib/19_emergence.ipynb #603e147b
 def _same_model(a, b) -> bool:
     "Whether two models compute the same numbers: one architecture, on one device, with equal weights."
     sa, sb = a.state_dict(), b.state_dict()
     return (a.cfg == b.cfg and next(a.parameters()).device == next(b.parameters()).device and sa.keys() == sb.keys()
             and all(torch.equal(sa[k], sb[k]) for k in sa))
 
+# %% ../../nbs/lib/19_emergence.ipynb #11b97440
 def interventions_known(run, # a finished `Run`
                         study:StudyConfig, # its `n_perms` and `rpi`
                         profiles:pd.DataFrame, # the interventions analysis's per-run `ssdc_profiles` of `run`
                        ):
-    """`known` for `run_emergence`: the rows of a kept model that is the final model or the initialisation (same
-    architecture, device and weights), read from `profiles`, whose passes are the same ones; None for any other."""
+    "`known` for `run_emergence`: the rows of a kept model that is the final model or the initialisation."
     c, s = run.config.condition, run.config.train.seed
     first = untrained_model(c, study.preset, s, **study.run_overrides).to(next(run.model.parameters()).device)
     modes = ['none', *check_estimators(study.rpi)]
@@ -75,18 +78,19 @@ def interventions_known(run, # a finished `Run`
         return None if any(r is None for r in rows) else pd.concat(rows, ignore_index=True)
     return known
 
+# %% ../../nbs/lib/19_emergence.ipynb #03426516
 def emergence_per_run(run, # a finished `Run`
                       study:StudyConfig, # its `n_perms`, `rpi` and split
                       cache_dir=None, device=None, # unused: every analysis's per-run function takes them
                       inputs:dict|None=None, # {'interventions': its per-run tables of `run`}: read, not measured again
                      ) -> dict:
-    """The per-run table of the emergence analysis: {'emergence': `run_emergence` on `n_images` of the report half}.
-    With `inputs`, the initialisation and the final weights are read from the interventions analysis's profiles."""
+    "The per-run table of the emergence analysis: {'emergence': `run_emergence` on `n_images` of the report half}."
     prof = (inputs or {}).get('interventions', {}).get('ssdc_profiles')
     known = None if prof is None else interventions_known(run, study, prof)
     t = run_emergence(run, study.n_perms, study.rpi, study.report_half, study.n_images, known)
     return dict(emergence=t.assign(preset=run.config.preset))
 
+# %% ../../nbs/lib/19_emergence.ipynb #73ee5f99
 def emergence_combine(study:StudyConfig, # the study
                       tables:dict, # {'emergence': the per-run rows of its runs, stacked in any order}
                       reference=None, # unused (no paper values of training dynamics)
@@ -96,6 +100,7 @@ def emergence_combine(study:StudyConfig, # the study
     if em is None or not len(em): return dict(emergence=pd.DataFrame(columns=EMERGENCE_COLUMNS))
     return dict(emergence=in_key_order(em, sorted(study.analysed_keys)).reindex(columns=EMERGENCE_COLUMNS))
 
+# %% ../../nbs/lib/19_emergence.ipynb #fab5c437
 def emergence_table(study:StudyConfig, # its conditions, seeds, `rpi` and `n_perms`
                     runs:dict, # {(condition, seed): Run} holding the study's runs
                     executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
@@ -111,9 +116,11 @@ def emergence_summary(em:pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(dict(ssdc_mean=g.ssdc.mean(), ssdc_sd_sample=g.ssdc.std(ddof=1),
                              n_seeds=g.size())).reset_index()
 
+# %% ../../nbs/lib/19_emergence.ipynb #17d3394e
 LAYER_DASHES = ('solid', 'dash', 'dot', 'dashdot', 'longdash', 'longdashdot')  # layers apart in greyscale print
 LAYER_SYMBOLS = ('circle', 'square', 'diamond', 'triangle-up', 'x', 'star')
 
+# %% ../../nbs/lib/19_emergence.ipynb #311e9a61
 def _emergence_band(fig, d:pd.DataFrame, color:str, row:int, col:int):
     "A faint band of mean ± sample SD over seeds (no markers, no legend entry) behind one layer's curve."
     sd = np.nan_to_num(d.ssdc_sd_sample.to_numpy(float))
@@ -122,10 +129,12 @@ def _emergence_band(fig, d:pd.DataFrame, color:str, row:int, col:int):
                              line=dict(width=0), fillcolor=color.replace('rgb(', 'rgba(').replace(')', ', 0.15)'),
                              name='mean ± 1 sample SD', hoverinfo='skip', showlegend=False), row, col)
 
+# %% ../../nbs/lib/19_emergence.ipynb #4cd8d8de
 def plot_emergence(em:pd.DataFrame, permuted=('none', *RPI_ESTIMATORS)) -> go.Figure:
     """SSDC per layer vs training epoch: one column per condition, unpermuted and under RPI (mean ± sample SD over
     seeds)."""
-    s = emergence_summary(em); conds, depth = ordered_conditions(s.condition), int(s.layer.max()) + 1
+    s = emergence_summary(em)
+    conds, depth = ordered_conditions(s.condition), int(s.layer.max()) + 1
     names = {'none': 'unpermuted', 'batch': 'batch RPI', 'image': 'image RPI'}  # our two estimators, named as ours
     permuted = [p for p in permuted if (s.permuted == p).any()]
     fig = make_subplots(len(permuted), len(conds), shared_xaxes=True, shared_yaxes=True,
@@ -141,7 +150,8 @@ def plot_emergence(em:pd.DataFrame, permuted=('none', *RPI_ESTIMATORS)) -> go.Fi
                                          legendgroup=f'layer {l}', showlegend=(i, j) == (1, 1),
                                          line=dict(color=colors[l], width=2, dash=LAYER_DASHES[l % len(LAYER_DASHES)]),
                                          marker=dict(size=5, symbol=LAYER_SYMBOLS[l % len(LAYER_SYMBOLS)])), i, j)
-    fig.update_xaxes(title_text='epoch', row=len(permuted)); fig.update_yaxes(title_text='SSDC', col=1)
+    fig.update_xaxes(title_text='epoch', row=len(permuted))
+    fig.update_yaxes(title_text='SSDC', col=1)
     note = SD_NOTE + ' (bands); epoch 0 = initialisation; one row per RPI estimator'
     return fig.update_layout(title=figure_title('Emergence during training: SSDC per layer after each epoch', note),
                              template='plotly_white', height=260 * len(permuted) + 140, margin=dict(t=90),

@@ -40,6 +40,7 @@ def _entry(obj, condition=None, seed=None) -> dict:
                     model=obj, config=None)
     raise TypeError(f"Expected a Run or a model; got {type(obj).__name__}")
 
+# %% ../../nbs/lib/16a_fragility.ipynb #7952d5e4
 def model_entries(models) -> list:
     "Normalise runs, models, lists of them, `{(condition, seed): model}` or entries to a list of entries."
     if isinstance(models, dict) and 'model' in models: return [models]  # already an entry
@@ -48,6 +49,7 @@ def model_entries(models) -> list:
     if isinstance(models, (list, tuple)): return [e for m in models for e in model_entries(m)]
     return [_entry(models)]
 
+# %% ../../nbs/lib/16a_fragility.ipynb #60a6f0c9
 def fragility_inputs(dataset, entries:list, n_images:int|None=None) -> tuple:
     "The `EvalSet` to evaluate on: `dataset` (what `eval_set` takes), or the test split of the runs' config."
     if dataset is None:
@@ -61,8 +63,7 @@ def fragility_inputs(dataset, entries:list, n_images:int|None=None) -> tuple:
 # %% ../../nbs/lib/16a_fragility.ipynb #a9d18ad7
 def evaluate_entry(e:dict, images, labels, mean, std, shifted:dict, rpi=None, pe_scale:float=1.0, seed:int=0,
                    batch_size:int=500, device=None) -> list:
-    """Rows (clean and shifted accuracy, FS) of one model under one RPI estimator (None = no RPI) and α. A set that
-    two settings share (`corrupted_sets`) is evaluated once."""
+    "Rows (clean and shifted accuracy, FS) of one model under one RPI estimator (None = no RPI) and α."
     acc = lambda x: accuracy(e['model'], x, labels, mean, std, batch_size, rpi, seed, pe_scale, device)
     clean, rows, done = acc(images), [], {}
     for (corr, sev), x in shifted.items():
@@ -74,15 +75,16 @@ def evaluate_entry(e:dict, images, labels, mean, std, shifted:dict, rpi=None, pe
                          fs=fragility_score(clean, a) if clean > 0 else float('nan'), n_images=len(labels)))
     return rows
 
+# %% ../../nbs/lib/16a_fragility.ipynb #792846cd
 def pixels_key(corruption, severity=None) -> tuple|None:
     "What decides a corrupted set's pixels: its kind and exact parameters (None for a kind that draws random numbers)."
     c = get_corruption(corruption)
     if 'generator' in KINDS[c.kind].options: return None
     return c.kind, json.dumps(corruption_params(c, severity), sort_keys=True, default=str)
 
+# %% ../../nbs/lib/16a_fragility.ipynb #3dc6fc9a
 def corrupted_sets(images, grid:list, cache_dir=None, **kw) -> dict:
-    """`{(corruption, severity): corrupted images}` for every pair in `grid`, each built or loaded once; pairs with the
-    same pixels (the paper's JPEG and the ladder's quality 5, the paper's blur and the ladder's 5,2.5) share one set."""
+    "`{(corruption, severity): corrupted images}` for every pair in `grid`, each built or loaded once."
     fp, built, sets = images_fingerprint(images), {}, {}
     for c, s in grid:
         sev = None if s == 'paper' else s
@@ -96,6 +98,7 @@ def default_corruption_cache() -> Path:
     "Where corrupted sets are cached by default: `corrupted/` in the run cache."
     return default_cache_root() / 'corrupted'
 
+# %% ../../nbs/lib/16a_fragility.ipynb #25f686d6
 def fragility_table(models, # Run(s), model(s), or {(condition, seed): model}
                     dataset=None, # ImageSet, (images, labels, mean, std), or None = the runs' test split
                     corruptions=PAPER_CORRUPTIONS, severities=None, # see `corruption_grid`
@@ -110,8 +113,7 @@ def fragility_table(models, # Run(s), model(s), or {(condition, seed): model}
                     workers:int|None=None, # JPEG threads (None = `default_workers()`)
                     jpeg_path:str='tensor', # 'tensor' or 'pil' (see `jpeg`)
                    ) -> pd.DataFrame:
-    ("Tidy table of clean accuracy, corrupted accuracy and Fragility Score per model, corruption, severity, "
-     "RPI estimator and α.")
+    "Tidy table: clean and corrupted accuracy and Fragility Score per model, corruption, severity, RPI estimator, α."
     grid, entries = corruption_grid(corruptions, severities), model_entries(models)
     rpis = [None if r in (None, 'none') else check_choice(r, ('none', *RPI_ESTIMATORS), 'RPI estimator')
             for r in as_list(rpi) or [None]]
@@ -167,9 +169,11 @@ def matched_table(df:pd.DataFrame) -> pd.DataFrame:
     key = lambda x: x.map(order) if x.name in ('condition', 'corruption') else x
     return w.reset_index().sort_values(['corruption', 'condition'], key=key).reset_index(drop=True)
 
+# %% ../../nbs/lib/16a_fragility.ipynb #78eebdcb
 def plot_matched(df:pd.DataFrame) -> go.Figure:
     "FS per condition at the final checkpoint and at the accuracy-matched epoch, for the paper's two corruptions."
-    t = matched_table(df); corrs = figure_order(c for c in PAPER_CORRUPTIONS if c in set(t.corruption))
+    t = matched_table(df)
+    corrs = figure_order(c for c in PAPER_CORRUPTIONS if c in set(t.corruption))
     order = [condition_label(c) for c in ordered_conditions(t.condition)]
     fig = make_subplots(1, len(corrs), subplot_titles=[corruption_title(c) for c in corrs], horizontal_spacing=0.12)
     for j, corr in enumerate(corrs, 1):
@@ -196,6 +200,7 @@ def corrupted_dir(cache_root) -> Path|None:
     "The corrupted-set cache beside a run cache: `cache_root/corrupted` (None = `default_corruption_cache()`)."
     return Path(cache_root) / 'corrupted' if cache_root else None
 
+# %% ../../nbs/lib/16a_fragility.ipynb #180d8d9f
 def curve_results(df:pd.DataFrame, reference:pd.DataFrame|None=None) -> dict:
     "The severity-curve tables of a fragility table: {} when it has no curves."
     st = severity_table(df)
@@ -208,6 +213,7 @@ def _options(study:StudyConfig, corruptions, cache_dir, device) -> dict:
     sev = {c: s for c, s in study.severities.items() if c in corruptions}
     return dict(corruptions=list(corruptions), severities=sev, cache_dir=cache_dir, device=device)
 
+# %% ../../nbs/lib/16a_fragility.ipynb #68a1ddf7
 def final_rows(final:pd.DataFrame, # a run's `fragility` table (final weights), with its `half` column
                half:str, # the half to take
                options:dict, # the `fragility_table` options whose rows are wanted
@@ -217,14 +223,13 @@ def final_rows(final:pd.DataFrame, # a run's `fragility` table (final weights), 
     rows = final[final.half == half].set_index(['corruption', 'severity'], drop=False)
     return rows.loc[grid].drop(columns='half').reset_index(drop=True)
 
+# %% ../../nbs/lib/16a_fragility.ipynb #ba215fe6
 def epoch_fragility(run, # a finished `Run` that kept its per-epoch weights
                     study:StudyConfig, # corruptions, fragility_images, split
                     cache_dir=None, device=None,
                     final:pd.DataFrame|None=None, # the run's `fragility` table: the last epoch's rows are taken from it
                    ) -> dict:
-    """Every kept epoch of one run: FS at the paper's corruptions on the report half (`fragility_epochs`) and clean
-    accuracy on the selection half (`epoch_accuracy`), from which the accuracy-matched epoch is chosen. The last epoch's
-    weights are the final weights: with `final` given, its numbers are read from `final`, not computed again."""
+    "Every kept epoch of one run: its FS (`fragility_epochs`) and its clean accuracy (`epoch_accuracy`)."
     cfg, n, sel = run.config, study.fragility_images, study.halves[0]
     opts = _options(study, [c for c in study.corruption_names if c in PAPER_CORRUPTIONS], cache_dir, device)
     rep, known = eval_set(cfg, n, study.report_half), [] if final is None else [cfg.train.epochs]
@@ -240,13 +245,13 @@ def epoch_fragility(run, # a finished `Run` that kept its per-epoch weights
            for e in run.epochs_available()]
     return dict(fragility_epochs=fe, epoch_accuracy=pd.DataFrame(acc)[keys])
 
+# %% ../../nbs/lib/16a_fragility.ipynb #1a2692fa
 def fragility_per_run(run, # a finished `Run`
                       study:StudyConfig, # corruptions, severities, fragility_images, matched, split
                       cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
                       device=None,
                      ) -> dict:
-    """The per-run tables of the fragility analysis: `fragility` (final weights, every corruption and severity, on
-    each half of the split) and, for a PE run of a study with the matched comparison, `epoch_fragility`'s tables."""
+    "The per-run tables of the fragility analysis: `fragility` and, for a PE run, `epoch_fragility`'s tables."
     cfg, opts = run.config, _options(study, study.corruption_names, cache_dir, device)
     final = [run_fragility(run, None, eval_set(cfg, study.fragility_images, h), opts).assign(half=h)
              for h in study.halves]
@@ -260,9 +265,7 @@ def fragility_combine(study:StudyConfig, # the study
                       tables:dict, # the per-run tables of its runs (`fragility_per_run`), stacked in any order
                       reference:pd.DataFrame|None=None, # the paper's numbers (for the damage-matched severity)
                      ) -> dict:
-    """The fragility tables of the study: `table` (report half, final and accuracy-matched rows), Table 5, the matched
-    epochs and the severity curves; with `split='halves'` the damage-matched severity is read off the selection half
-    (`selection`, also returned)."""
+    "The fragility tables of the study: `table`, Table 5, the matched epochs and the severity curves."
     df = in_key_order(tables['fragility'], study.run_keys)
     sel_half = study.halves[0]
     table, me = df[df.half == study.report_half], pd.DataFrame()
@@ -286,7 +289,8 @@ RESULT_FILES = dict(table='fragility.csv', table5='table5.csv', matched_epochs='
 
 def write_results(res:dict, out_dir) -> Path:
     "Write the experiment's tables as CSV files into `out_dir`."
-    out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
     for key, name in RESULT_FILES.items():
         if key in res and len(res[key]): save_table(res[key], out / name)
     save_table(summarize_fragility(res['table']), out / 'fragility_summary.csv')

@@ -28,6 +28,7 @@ def _rgba(hex_color:str, alpha:float) -> str:
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
     return f'rgba({r},{g},{b},{alpha})'
 
+# %% ../../nbs/lib/17_interventions.ipynb #8b401fb2
 def add_curve(fig:go.Figure, # the figure to draw on
               layer, mean, sd, # x values, the mean line and its ±SD (NaN: no band there)
               name:str, color:str, # legend name and colour (hex)
@@ -60,6 +61,7 @@ def reference_curves(reference:pd.DataFrame) -> dict:
     r = r.assign(permuted=r.permuted.fillna('none')) if 'permuted' in r else r.assign(permuted='none')
     return {k: g.sort_values('layer') for k, g in r.groupby(['condition', 'permuted'], sort=False)}
 
+# %% ../../nbs/lib/17_interventions.ipynb #335b1c0f
 def plot_ssdc_layers(df:pd.DataFrame, # tidy `layer_ssdc` rows (several seeds and conditions welcome)
                      by:str='condition', # one curve per value of this column
                      # paper curves: figure, condition, layer, value, sd[, permuted, metric]
@@ -81,6 +83,7 @@ def plot_ssdc_layers(df:pd.DataFrame, # tidy `layer_ssdc` rows (several seeds an
     if yrange: fig.update_yaxes(range=list(yrange))
     return fig
 
+# %% ../../nbs/lib/17_interventions.ipynb #79ed5f00
 def plot_similarity(table:pd.DataFrame, # `similarity_table` rows
                     layer:int=0, site:str='ln1', title:str=None,
                    ) -> go.Figure:
@@ -96,14 +99,14 @@ def plot_similarity(table:pd.DataFrame, # `similarity_table` rows
 
 # %% ../../nbs/lib/17_interventions.ipynb #a7c0ca9e
 def _profile_pass(model, data, rpi, seed:int, pe_scale:float, batch_size:int, accuracies:list|None) -> pd.DataFrame:
-    """`layer_ssdc` of one pass; with `accuracies` (a list) the same pass runs on to the logits and appends its
-    top-1 accuracy, so that SSDC and accuracy of one (model, images, permutation seed, α) take one pass."""
+    "`layer_ssdc` of one pass; with `accuracies` (a list) the pass also appends its top-1 accuracy to it."
     if accuracies is None: return layer_ssdc(model, data, rpi, seed, pe_scale, batch_size=batch_size)
     x, y, mean, std = data
     acc = SSDCAccumulator(getattr(model, 'module', model).grid)
     accuracies.append(accuracy(model, x, y, mean, std, batch_size, rpi, seed, pe_scale, capture=acc))
     return acc.table()
 
+# %% ../../nbs/lib/17_interventions.ipynb #1d0497e2
 def model_profile(model, # a `pe_anchor.vision.models.ViT`
                   data:tuple, # an `EvalSet` (images, labels, mean, std), e.g. `eval_set`
                   rpi=None, # None or 'none' (unpermuted), or an RPI estimator: 'batch' (the paper's) or 'image'
@@ -133,6 +136,7 @@ PROFILE_COLUMNS = ['condition', 'seed', 'trained', 'layer', 'permuted', 'alpha',
 PROFILE_ROW_COLUMNS = ['layer', 'ssdc', 'perm_sd', 'n_perms', 'condition', 'seed', 'permuted', 'alpha', 'n_images',
                        'depth']  # `model_profile`'s columns when it is given no labels
 
+# %% ../../nbs/lib/17_interventions.ipynb #cac12f04
 def model_profiles(model, data, n_perms:int=N_PERMS, rpi=tuple(RPI_ESTIMATORS), batch_size:int=500,
                    accuracies:dict|None=None, # {mode ('none' or an estimator): []}: those passes also give accuracy
                    **labels) -> pd.DataFrame:
@@ -142,6 +146,7 @@ def model_profiles(model, data, n_perms:int=N_PERMS, rpi=tuple(RPI_ESTIMATORS), 
             for p in modes]
     return pd.concat(rows, ignore_index=True)
 
+# %% ../../nbs/lib/17_interventions.ipynb #37072d06
 def run_profiles(run, # a finished `Run`
                  study:StudyConfig, # rpi, n_perms, n_images, the preset and overrides of its runs
                  untrained:bool=True, # also measure the model at initialisation
@@ -158,13 +163,13 @@ def run_profiles(run, # a finished `Run`
                            seed=s, trained=trained, preset=study.preset) for trained, m in models]
     return pd.concat(rows, ignore_index=True)
 
+# %% ../../nbs/lib/17_interventions.ipynb #c6cb2b50
 def profile_rows(profiles:pd.DataFrame, # `run_profiles` rows of one run (as computed, or read back from a stored CSV)
                  trained:bool, # the final model (True) or its initialisation (False)
                  permuted:str, # 'none' or an RPI estimator
                  n_images:int, n_perms:int, # the images and K the rows must have been measured with
                 ) -> pd.DataFrame|None:
-    """The rows `model_profile(model, data, permuted, n_perms, 1.0, ...)` gives of that model (with no labels), read
-    from `profiles`; None when `profiles` holds no such rows, or measured them on another number of images or K."""
+    "The rows `model_profile` gives of one model (with no labels), read from `profiles`; None if it has none."
     k = 1 if permuted == 'none' else n_perms
     r = profiles[(profiles.trained == trained) & (profiles.permuted == permuted) & (profiles.alpha == 1.0)]
     if r.empty or (r.n_images != n_images).any() or (r.n_perms != k).any(): return None
@@ -177,10 +182,12 @@ def model_columns(df) -> list:
     "The model-identifying columns present in `df`."
     return [k for k in MODEL_COLUMNS if k in df.columns]
 
+# %% ../../nbs/lib/17_interventions.ipynb #60a0a221
 def _rpi(df, rpi:str='batch') -> pd.DataFrame:
     "The rows of a profile table measured under RPI estimator `rpi`."
     return df[df.permuted.astype(str) == rpi]
 
+# %% ../../nbs/lib/17_interventions.ipynb #761ef0ab
 def delta_ssdc(df:pd.DataFrame, rpi:str='batch') -> pd.DataFrame:
     "Per model: SSDC at layers 0 and 1 under RPI and ΔSSDC = layer 1 − layer 0 (the paper's definition)."
     r = _rpi(df, rpi)
@@ -189,17 +196,21 @@ def delta_ssdc(df:pd.DataFrame, rpi:str='batch') -> pd.DataFrame:
     w.columns = ['ssdc_l0_rpi', 'ssdc_l1_rpi']
     return w.assign(delta_ssdc=w.ssdc_l1_rpi - w.ssdc_l0_rpi).reset_index()
 
+# %% ../../nbs/lib/17_interventions.ipynb #5d44128f
 def _auc(g) -> float:
     "Trapezoid area under SSDC over relative depth layer / (depth - 1)."
-    g = g.sort_values('layer'); x, y = g.layer.to_numpy(float) / max(g.layer.max(), 1), g.ssdc.to_numpy(float)
+    g = g.sort_values('layer')
+    x, y = g.layer.to_numpy(float) / max(g.layer.max(), 1), g.ssdc.to_numpy(float)
     return float(((y[1:] + y[:-1]) / 2 * np.diff(x)).sum()) if len(g) > 1 else float(y[0])
 
+# %% ../../nbs/lib/17_interventions.ipynb #550a5378
 def rpi_auc(df:pd.DataFrame, rpi:str='batch') -> pd.DataFrame:
     "Per model: area under the RPI SSDC curve over relative depth 0..1 (our extension, not the paper's)."
     keys = model_columns(df)
     rows = [dict(zip(keys, k), rpi_auc=_auc(g)) for k, g in _rpi(df, rpi).groupby(keys, sort=False, dropna=False)]
     return pd.DataFrame(rows, columns=keys + ['rpi_auc'])
 
+# %% ../../nbs/lib/17_interventions.ipynb #1a1e0c14
 def rpi_measures(df:pd.DataFrame) -> pd.DataFrame:
     "Per model and RPI estimator in `df`: SSDC at layers 0 and 1 under RPI, ΔSSDC and the RPI area."
     keys = model_columns(df)
@@ -245,15 +256,18 @@ FIGURES = {  # name -> title, y axis, y range, curves (condition, trained, permu
              [('rpt', True, 'none', 'Fig. 5'), ('rpt', True, 'batch', 'Fig. 5')]),
 }
 
+# %% ../../nbs/lib/17_interventions.ipynb #c0cba030
 def curve_label(condition:str, trained:bool=True, permuted:str='none') -> str:
     "Legend name of one SSDC curve: the condition's one label, 'Untrained ' before it, the RPI estimator after it."
     label = ('' if trained else 'Untrained ') + PAPER_LABELS.get(condition, condition)
     return label if permuted == 'none' else f'{label} ({permuted} RPI)'
 
+# %% ../../nbs/lib/17_interventions.ipynb #76d6f757
 def curve_color(condition:str, trained:bool=True) -> str:
     "Colour of one SSDC curve: the condition's one colour (grey for untrained models)."
     return CONDITION_COLORS.get(condition, DEEP[7]) if trained else UNTRAINED_COLOR
 
+# %% ../../nbs/lib/17_interventions.ipynb #fa30f10b
 def _select(df, condition, trained, permuted) -> pd.DataFrame:
     "Rows of one curve: condition, trained flag and permutation, at alpha 1."
     m = (df.condition == condition) & (df.trained == trained) & (df.permuted == permuted)
@@ -265,6 +279,7 @@ def _layer_title(df) -> str:
     depth = int(df.layer.max()) + 1 if len(df) else 0
     return f'Layer index (ours: {depth} layers; paper: 12 layers, ImageNet-100)'
 
+# %% ../../nbs/lib/17_interventions.ipynb #a2f016fe
 def plot_figure(profiles:pd.DataFrame, # `ssdc_profiles` rows (several seeds welcome)
                 name:str='fig4', # one of `FIGURES`
                 reference:pd.DataFrame|None=None, # the paper's table (`paper_reference()`), drawn beside ours
@@ -304,6 +319,7 @@ def model_rpi_accuracy(model, data, n_perms:int=N_PERMS, batch_size:int=500, rpi
                 acc_rpi_perm_sd=float(np.std(accs, ddof=1)) if len(accs) > 1 else float('nan'),
                 n_perms=len(accs), n_images=len(y))
 
+# %% ../../nbs/lib/17_interventions.ipynb #ab645d0d
 def run_rpi_accuracy(run, study:StudyConfig, rpi:str,
                      measured:dict|None=None, # accuracies of `run_profiles`' passes (its `accuracies`)
                     ) -> dict:
@@ -313,16 +329,17 @@ def run_rpi_accuracy(run, study:StudyConfig, rpi:str,
     return model_rpi_accuracy(run.model, data, study.n_perms, cfg.train.eval_batch_size, rpi, condition=cfg.condition,
                               seed=cfg.train.seed, measured=measured, chance=1 / cfg.model.num_classes)
 
+# %% ../../nbs/lib/17_interventions.ipynb #f586b3d7
 def interventions_per_run(run, # a finished `Run`
                           study:StudyConfig, # rpi, n_perms, n_images, split
                           cache_dir=None, device=None, # unused: every analysis's per-run function takes them
                          ) -> dict:
-    """The per-run tables of the interventions analysis: SSDC profiles (trained and untrained) and RPI accuracy. The
-    final model's unpermuted and image-RPI SSDC passes give the accuracies too (the same passes: one each)."""
+    "The per-run tables of the interventions analysis: SSDC profiles (trained and untrained) and RPI accuracy."
     measured = {'none': [], 'image': []}
     prof = run_profiles(run, study, accuracies=measured)[PROFILE_COLUMNS]
     return dict(ssdc_profiles=prof, rpi_accuracy=pd.DataFrame([run_rpi_accuracy(run, study, 'image', measured)]))
 
+# %% ../../nbs/lib/17_interventions.ipynb #09cb7053
 def interventions_tables(study:StudyConfig, # conditions, seeds, rpi, n_perms, n_images
                          runs:dict, # {(condition, seed): Run} holding the study's runs (`study_runs`)
                          executor=None, # where the per-run tasks run (`make_executor`; default a local pool)
@@ -330,15 +347,16 @@ def interventions_tables(study:StudyConfig, # conditions, seeds, rpi, n_perms, n
     "The per-run tables of every analysed run (`interventions_per_run`, one task each in the one queue), stacked."
     return run_tables(interventions_per_run, select_runs(runs, study.analysed_keys), study, executor=executor)
 
+# %% ../../nbs/lib/17_interventions.ipynb #a05d6b5c
 def ssdc_profiles(study:StudyConfig, runs:dict, executor=None) -> pd.DataFrame:
     "Tidy per-layer SSDC, unpermuted and under RPI, trained and untrained: a view of `interventions_tables`."
     return interventions_tables(study, runs, executor)['ssdc_profiles']
 
+# %% ../../nbs/lib/17_interventions.ipynb #bdd7536c
 def rpi_accuracy(study:StudyConfig, runs:dict, executor=None) -> pd.DataFrame:
     "Clean accuracy and accuracy under image RPI of every trained run, with chance: a view of `interventions_tables`."
     df = interventions_tables(study, runs, executor)['rpi_accuracy']
     return df.assign(rpi_drop=df.acc_clean - df.acc_rpi)
-
 
 # %% ../../nbs/lib/17_interventions.ipynb #c5295706
 def plot_rpi_accuracy(df:pd.DataFrame, # `rpi_accuracy` rows (several seeds welcome)

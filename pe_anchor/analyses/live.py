@@ -29,6 +29,7 @@ class CommittedRun:
     name:str
     part:Path # the part folder holding its weights and its per-run results
 
+# %% ../../nbs/lib/20a_live.ipynb #c064c285
 def committed_run(condition:str, # a condition of the committed study, e.g. 'ape'
                   seed:int, # one of its seeds, e.g. 100
                   parts=None, # a folder of part folders (default: the checkout's `reports/cpu-parts`)
@@ -38,6 +39,7 @@ def committed_run(condition:str, # a condition of the committed study, e.g. 'ape
     model = committed_model(condition, seed, parts)
     return CommittedRun(committed_config(condition, seed, parts), model, row['run'], row['part'])
 
+# %% ../../nbs/lib/20a_live.ipynb #a27797dd
 def find_committed_run(condition:str, seed:int, # the committed run wanted
                        parts=None, # a folder of part folders (default: the checkout's `reports/cpu-parts`)
                       ) -> CommittedRun|None:
@@ -47,6 +49,7 @@ def find_committed_run(condition:str, seed:int, # the committed run wanted
         print(f"No live recomputation: {e}")
         return None
 
+# %% ../../nbs/lib/20a_live.ipynb #1ea5a86d
 def committed_study(run:CommittedRun) -> StudyConfig:
     "The study of the part that measured `run` (its images, permutations, settings)."
     return study_from_dict(load_json(run.part / 'manifest.json', 'Part manifest', kind=dict)['plan']['study'])
@@ -78,6 +81,7 @@ def live_profile(run:CommittedRun, # a committed run
     return model_profile(run.model, data, rpi, st.n_perms, alpha, c.train.eval_batch_size, condition=c.condition,
                          seed=c.train.seed)
 
+# %% ../../nbs/lib/20a_live.ipynb #6c145c4d
 def live_accuracy(run:CommittedRun, # a committed run
                   half:str='report', # 'report' (the study's report half, every image), or 'all' (the test split)
                  ) -> float:
@@ -86,6 +90,7 @@ def live_accuracy(run:CommittedRun, # a committed run
     x, y, mean, std = eval_set(c, st.fragility_images, half)
     return accuracy(run.model, x, y, mean, std, c.train.eval_batch_size)
 
+# %% ../../nbs/lib/20a_live.ipynb #7e9309dd
 def live_jpeg(run:CommittedRun, # a committed run
              ) -> pd.DataFrame:
     "The Fragility Score row at the paper's JPEG setting on the report half (no corrupted-set cache is written)."
@@ -132,23 +137,27 @@ def _report_row(table:pd.DataFrame, **where) -> pd.DataFrame:
     for k, v in where.items(): keep &= table[k] == v
     return table[keep]
 
+# %% ../../nbs/lib/20a_live.ipynb #72438345
 def _profile_check(run:CommittedRun, rpi:str) -> pd.DataFrame:
     "SSDC per layer (unpermuted or under RPI `rpi`) against the committed `ssdc_profiles`."
     prof = committed_result(run, 'interventions')['ssdc_profiles']
     return against(live_profile(run, rpi), prof[prof.trained & (prof.permuted == rpi)], ['layer'], 'ssdc')
 
+# %% ../../nbs/lib/20a_live.ipynb #9fb26fd4
 def _delta_check(run:CommittedRun, alpha:float=0.5) -> pd.DataFrame:
     "ΔSSDC at α under batch RPI against the committed α sweep."
     old = _report_row(committed_result(run, 'scaling')['alpha_sweep'], permuted='batch', alpha=alpha)
     new = delta_ssdc(live_profile(run, 'batch', alpha)).assign(half='report')
     return against(new, old, ['alpha', 'half'], 'delta_ssdc')
 
+# %% ../../nbs/lib/20a_live.ipynb #2a68384b
 def _fragility_check(run:CommittedRun, value:str) -> pd.DataFrame:
     "The paper's JPEG FS (`value='fs'`) or the clean accuracy (`'acc_clean'`) on the report half."
     old = _report_row(committed_result(run, 'fragility')['fragility'], corruption='jpeg', severity='paper')
     if value == 'fs': return against(live_jpeg(run), old, ['corruption', 'severity'], 'fs')
     return against(old.assign(acc_clean=live_accuracy(run, 'report')), old, ['condition', 'seed', 'half'], value)
 
+# %% ../../nbs/lib/20a_live.ipynb #8a152184
 def _test_acc_check(run:CommittedRun) -> pd.DataFrame:
     "The whole test split's accuracy against the run's training record."
     c = run.config

@@ -38,6 +38,7 @@ def folder_set(root, # an ImageFolder root (with train/ and val/), or a folder o
     return ImageSet('imagefolder', 'test', len(classes), img_size, IMAGENET_MEAN, IMAGENET_STD,
                     samples=folder_samples(p, classes), classes=classes)
 
+# %% ../../nbs/lib/20_pretrained_analysis.ipynb #acfcf2ff
 def experiment_set(data:str, # '' = synthetic, else a folder (see `folder_set`)
                    img_size:int, # side in pixels
                   ) -> ImageSet:
@@ -74,6 +75,7 @@ def with_paper_sweep(summary:pd.DataFrame, # `sweep_summary` rows of the models 
     ape = summary[is_ape].assign(alpha=lambda d: d.alpha.round(6)).merge(p, on='alpha', how='left')
     return pd.concat([ape, summary[~is_ape]], ignore_index=True)
 
+# %% ../../nbs/lib/20_pretrained_analysis.ipynb #26f800a1
 def plot_fragility(df:pd.DataFrame, # `fragility_table` rows of the models
                    reference:pd.DataFrame|None=None, # for the paper's Table 5 (None = the embedded copy)
                    title:str='Fragility Score, α = 1, no RPI',

@@ -25,6 +25,7 @@ def fragility_score(acc_clean, acc_shift):
         raise ValueError(f"Clean accuracy must be > 0 for the Fragility Score; got {acc_clean!r}")
     return 1 - acc_shift / acc_clean
 
+# %% ../../nbs/lib/16_robustness.ipynb #0d6f60b5
 SUMMARY_KEYS = ('condition', 'checkpoint', 'corruption', 'severity', 'setting', 'permuted', 'alpha')
 METRICS = ('acc_clean', 'acc_shift', 'fs')
 
@@ -50,16 +51,20 @@ def fake_table(conditions=('ape', 'none'), seeds=(0, 1), curves=('jpeg-q', 'blur
                 rows.append(dict(condition=c, seed=s, checkpoint='final', epoch=6, corruption=corr, severity=sev,
                                  setting=setting(corr, None if sev == 'paper' else sev), permuted='none', alpha=1.0,
                                  acc_clean=clean, acc_shift=clean * (1 - drop)))
-    df = pd.DataFrame(rows); df['fs'] = fragility_score(df.acc_clean, df.acc_shift); return df
+    df = pd.DataFrame(rows)
+    df['fs'] = fragility_score(df.acc_clean, df.acc_shift)
+    return df
 
 # %% ../../nbs/lib/16_robustness.ipynb #05b05b9b
 TABLE5_METRICS = ('acc_clean', 'fs_jpeg', 'fs_blur')
 
+# %% ../../nbs/lib/16_robustness.ipynb #dc74ea22
 def _condition_key(c) -> str:
     "Our condition key for a key or a paper label ('APE' -> 'ape', 'Ablated' -> 'none')."
     labels = {v.lower(): k for k, v in PAPER_LABELS.items()}
     return c if c in CONDITIONS else labels.get(str(c).lower(), c)
 
+# %% ../../nbs/lib/16_robustness.ipynb #2f0e12ed
 def paper_table5(reference:pd.DataFrame|None=None) -> pd.DataFrame:
     "The paper's Table 5, tidy (condition, metric, mean, sd), from a `reference` table (default: the project's CSV)."
     reference = paper_reference() if reference is None else reference
@@ -84,11 +89,14 @@ def unshifted_rows(df:pd.DataFrame) -> pd.DataFrame:
     if 'alpha' in df: m &= np.isclose(df.alpha.astype(float), 1.0)
     return df[m]
 
+# %% ../../nbs/lib/16_robustness.ipynb #018c072a
 def paper_rows(df:pd.DataFrame, checkpoint:str|None='final') -> pd.DataFrame:
     "Rows of the paper's protocol: its two corruption settings, unpermuted, alpha 1, at `checkpoint` (None = any)."
-    r = unshifted_rows(df); r = r[r.corruption.isin(PAPER_CORRUPTIONS) & (r.severity.astype(str) == 'paper')]
+    r = unshifted_rows(df)
+    r = r[r.corruption.isin(PAPER_CORRUPTIONS) & (r.severity.astype(str) == 'paper')]
     return r if checkpoint is None or 'checkpoint' not in r else r[r.checkpoint == checkpoint]
 
+# %% ../../nbs/lib/16_robustness.ipynb #c9df46fb
 def table5_long(df:pd.DataFrame) -> pd.DataFrame:
     "Per-seed Table 5 metrics (condition, seed, metric, value) from a tidy fragility table."
     r = paper_rows(df)
@@ -109,9 +117,9 @@ def table5(df:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:
     key = lambda s: s.map({c: i for i, c in enumerate(CONDITION_ORDER + TABLE5_METRICS)})
     return t.sort_values(['condition', 'metric'], key=key).reset_index(drop=True)
 
+# %% ../../nbs/lib/16_robustness.ipynb #51e66a71
 def format_table5(t:pd.DataFrame, digits:int=4) -> pd.DataFrame:
-    ("Table 5 as printed: 'mean ± SD' (population SD; the mean alone for one seed) for ours and the paper, "
-     "one row per condition.")
+    "Table 5 as printed: 'mean ± SD' for ours and the paper, one row per condition."
     def f(m, s, n=2):
         if pd.isna(m): return ''
         return f"{m:.{digits}f}" + (f" ± {s:.{digits}f}" if n > 1 and not pd.isna(s) else ' (1 seed)' if n == 1 else '')
@@ -129,13 +137,14 @@ def condition_label(c) -> str:
     c = str(c)
     return 'Untrained ' + condition_label(c[10:]) if c.startswith('untrained-') else PAPER_LABELS.get(c, c)
 
+# %% ../../nbs/lib/16_robustness.ipynb #ee6798d6
 def ordered_conditions(conditions) -> list:
-    """The distinct conditions present, in the one order of every figure and table (`CONDITION_ORDER`); registered
-    others after them in the order they were registered (`CONDITIONS`), unknown ones last, sorted."""
+    "The distinct conditions present, in the one order of every figure and table (`CONDITION_ORDER`)."
     present, rank = set(conditions), {c: i for i, c in enumerate(CONDITIONS)}
     rest = sorted(present - set(CONDITION_ORDER), key=lambda c: (rank.get(c, len(rank)), str(c)))
     return [c for c in CONDITION_ORDER if c in present] + rest
 
+# %% ../../nbs/lib/16_robustness.ipynb #ec21abd8
 CORRUPTION_TITLES = {'jpeg': 'JPEG, quality 5 (the paper)', 'blur': 'Gaussian blur, kernel 5, σ = 2.5 (the paper)',
                      'jpeg-c': 'ImageNet-C JPEG, quality 25/18/15/10/7',
                      'blur-c': 'ImageNet-C Gaussian blur, σ 1/2/3/4/6',
@@ -145,6 +154,7 @@ def corruption_title(name:str) -> str:
     "A reader's title for a corruption in figures (its registry note where there is none)."
     return CORRUPTION_TITLES.get(name) or get_corruption(name).note
 
+# %% ../../nbs/lib/16_robustness.ipynb #84df992a
 PAPER_SAMPLE_SD = math.sqrt(4 / 3)  # turns the paper's population SDs over 4 seeds (Fig. 3, Table 3) into sample SDs
 
 # %% ../../nbs/lib/16_robustness.ipynb #5b7d9f13
@@ -181,16 +191,20 @@ def plot_fig3(df:pd.DataFrame, reference:pd.DataFrame|None=None, title:str='Fig.
 SEVERITY_COLUMNS = ['condition', 'seed', 'corruption', 'severity', 'setting', 'strength', 'acc_clean', 'acc_shift',
                     'fs']
 
+# %% ../../nbs/lib/16_robustness.ipynb #51b95a9f
 def curve_rows(df:pd.DataFrame) -> pd.DataFrame:
     "Rows of the severity curves: every corruption but the paper's two, final checkpoint, unpermuted, α 1."
-    r = unshifted_rows(df); r = r[~r.corruption.isin(PAPER_CORRUPTIONS)]
+    r = unshifted_rows(df)
+    r = r[~r.corruption.isin(PAPER_CORRUPTIONS)]
     if 'checkpoint' in r: r = r[r.checkpoint == 'final']
     return r.assign(severity=r.severity.astype(str))
 
+# %% ../../nbs/lib/16_robustness.ipynb #5220efd0
 def severity_rank(corruption, strength:float) -> float:
     "A number that grows with severity: the strength, negated for kinds whose smaller strength is harsher (JPEG)."
     return -strength if KINDS[get_corruption(corruption).kind].reverse else strength
 
+# %% ../../nbs/lib/16_robustness.ipynb #a78b26e1
 def severity_table(df:pd.DataFrame) -> pd.DataFrame:
     "The severity curves per seed (`SEVERITY_COLUMNS`), conditions in the one order, severities mild to harsh."
     r = curve_rows(df)
@@ -202,6 +216,7 @@ def severity_table(df:pd.DataFrame) -> pd.DataFrame:
                  _s=[severity_rank(c, x) for c, x in zip(r.corruption, r.strength)])
     return r.sort_values(['_c', '_k', 'seed', '_s'])[SEVERITY_COLUMNS].reset_index(drop=True)
 
+# %% ../../nbs/lib/16_robustness.ipynb #ccaaa678
 def severity_curves(df:pd.DataFrame) -> pd.DataFrame:
     "Per condition, corruption and severity: mean, population and sample SD over seeds of accuracy and FS."
     return seed_summary(severity_table(df), ['acc_clean', 'acc_shift', 'fs'],
@@ -213,6 +228,7 @@ def paper_corruption(corruption) -> str|None:
     kind = get_corruption(corruption).kind
     return next((p for p in PAPER_CORRUPTIONS if CORRUPTIONS[p].kind == kind), None)
 
+# %% ../../nbs/lib/16_robustness.ipynb #c28f665b
 def crossing(curve:pd.DataFrame, target:float) -> dict:
     "Where a curve (rows mild to harsh: severity, strength, fs_mean) first reaches `target`, interpolated linearly."
     f, x, s = curve.fs_mean.to_numpy(float), curve.strength.to_numpy(float), curve.severity.tolist()
@@ -230,6 +246,7 @@ def crossing(curve:pd.DataFrame, target:float) -> dict:
 MATCHED_COLUMNS = ['corruption', 'condition', 'paper_corruption', 'target_fs', 'status', 'strength', 'milder',
                    'harsher', 'fs_milder', 'fs_harsher', 'max_fs', 'at_max', 'note']
 
+# %% ../../nbs/lib/16_robustness.ipynb #9c6a3cd8
 def _matched_note(r:dict, corruption:str) -> str:
     "One sentence: where `none` reaches the paper's FS on this curve, or why it does not."
     c, t, kind = r['condition'], r['target_fs'], KINDS[get_corruption(corruption).kind]
@@ -243,6 +260,7 @@ def _matched_note(r:dict, corruption:str) -> str:
             f"{name(r['harsher'])} (FS {r['fs_harsher']:.3f}): {kind.axis.split(' (')[0]} ≈ {r['strength']:.2f} "
             "(linear interpolation of the mean FS over seeds)")
 
+# %% ../../nbs/lib/16_robustness.ipynb #58d4e471
 def damage_matched(df:pd.DataFrame, # a tidy fragility table with curve rows
                    reference:pd.DataFrame|None=None, # the paper's numbers (default `paper_reference()`)
                    condition:str='none', # the curve searched: the ablated baseline
@@ -276,6 +294,7 @@ def _paper_points(fig:go.Figure, corruption:str, t5:pd.DataFrame, conds:list, co
                                  marker=dict(color='grey', symbol='diamond-open', size=11)), 1, col)
     return bool(drawn)
 
+# %% ../../nbs/lib/16_robustness.ipynb #a1e8df03
 def _mark_matched(fig:go.Figure, m:pd.DataFrame, col:int):
     "The paper's FS of `none` (dotted) and the damage-matched severity (dashed), or a note that it is not reached."
     if m.empty: return
@@ -297,18 +316,21 @@ def figure_order(corruptions) -> list:
     rank = lambda c: FIGURE_KINDS.index(k) if (k := get_corruption(c).kind) in FIGURE_KINDS else len(FIGURE_KINDS)
     return sorted(dict.fromkeys(corruptions), key=rank)
 
+# %% ../../nbs/lib/16_robustness.ipynb #d502f9db
 def plot_severity(df:pd.DataFrame, # a tidy fragility table with curve rows
                   reference:pd.DataFrame|None=None, # the paper's numbers (default `paper_reference()`)
                   matched:pd.DataFrame|None=None, # `damage_matched(df, reference)`, if already computed
                  ) -> go.Figure:
     "FS against severity, one panel per curve corruption, one line per condition (mean ± 1 sample SD over seeds)."
-    sc = severity_curves(df); corrs = figure_order(sc.corruption)
+    sc = severity_curves(df)
+    corrs = figure_order(sc.corruption)
     if not corrs: raise ValueError("No severity curves in this table: evaluate e.g. corruptions 'jpeg-q,blur-ks'")
     t5, legend = paper_table5(reference), True
     matched = damage_matched(df, reference) if matched is None else matched
     fig = make_subplots(1, len(corrs), subplot_titles=[corruption_title(c) for c in corrs], horizontal_spacing=0.09)
     for j, corr in enumerate(corrs, 1):
-        d = sc[sc.corruption == corr]; conds = ordered_conditions(d.condition)
+        d = sc[sc.corruption == corr]
+        conds = ordered_conditions(d.condition)
         for c in conds:
             e, name = d[d.condition == c], condition_label(c)
             fig.add_trace(go.Scatter(x=e.strength, y=e.fs_mean, mode='lines+markers', name=name, legendgroup=c,

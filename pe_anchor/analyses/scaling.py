@@ -31,6 +31,7 @@ SWEEP_COLUMNS = ['condition', 'seed', 'half', 'permuted', 'alpha', 'delta_ssdc',
                  'rpi_auc', 'acc_clean', 'acc_jpeg', 'fs_jpeg', 'acc_blur', 'fs_blur', 'chance', 'interpretable',
                  'n_images', 'n_perms', 'preset']
 
+# %% ../../nbs/lib/18_scaling.ipynb #95453701
 def _fs_wide(fs:pd.DataFrame) -> pd.DataFrame:
     "Fragility rows (one per corruption) as one row per (condition, seed, half, alpha): acc_clean, acc_/fs_ each."
     keys = ['condition', 'seed', 'half', 'alpha', 'acc_clean', 'corruption']
@@ -43,8 +44,7 @@ def sweep_table(fs:pd.DataFrame, # `fragility_table` rows (RPI off) at each alph
                 prof:pd.DataFrame, # RPI `model_profile` rows at each alpha (one or both estimators)
                 chance:float, # 1 / number of classes
                ) -> pd.DataFrame:
-    ("One row per (condition, seed, half, estimator, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS, "
-     "`interpretable`.")
+    "One row per (condition, seed, half, estimator, alpha): ΔSSDC, RPI area, clean accuracy, JPEG and blur FS."
     model, keys = ['condition', 'seed', 'alpha'], ['condition', 'seed', 'alpha', 'permuted']
     fs = fs if 'half' in fs else fs.assign(half='all')  # rows measured on one set, e.g. a pretrained model's
     t = _fs_wide(fs).merge(rpi_measures(prof), on=model)
@@ -55,9 +55,9 @@ def sweep_table(fs:pd.DataFrame, # `fragility_table` rows (RPI off) at each alph
     t = t.reindex(columns=SWEEP_COLUMNS).sort_values(order, ascending=[True, True, True, True, False])
     return t.reset_index(drop=True)
 
+# %% ../../nbs/lib/18_scaling.ipynb #c3b156bb
 def _known_fragility(inputs:dict|None, half:str, n_images:int) -> pd.DataFrame|None:
-    """The RPI-off α = 1 rows of the paper's corruptions on `half`, as `fragility_table` gives them, read from the
-    fragility analysis's per-run `fragility` table in `inputs`; None when it holds none measured on `n_images`."""
+    "The RPI-off α = 1 rows of the paper's corruptions on `half`, read from the fragility analysis's per-run table."
     t = (inputs or {}).get('fragility', {}).get('fragility')
     if t is None: return None
     try: r = final_rows(t[(t.permuted == 'none') & (t.alpha == 1.0)], half, dict(corruptions=PAPER_CORRUPTIONS,
@@ -65,6 +65,7 @@ def _known_fragility(inputs:dict|None, half:str, n_images:int) -> pd.DataFrame|N
     except KeyError: return None  # not every paper corruption on this half
     return r if (r.n_images == n_images).all() else None
 
+# %% ../../nbs/lib/18_scaling.ipynb #fda25461
 def _sweep_fragility(run, study:StudyConfig, half:str, n_images, cache_dir, device,
                      inputs:dict|None=None) -> pd.DataFrame:
     "Clean, JPEG and blur accuracy and FS (RPI off) of `run` on `half` at every α; α = 1 read from `inputs` if there."
@@ -76,15 +77,14 @@ def _sweep_fragility(run, study:StudyConfig, half:str, n_images, cache_dir, devi
     if known is not None: fs = pd.concat([known if a == 1.0 else fs[fs.alpha == a] for a in study.pe_scales])
     return fs.assign(half=half).reset_index(drop=True)
 
+# %% ../../nbs/lib/18_scaling.ipynb #8761e6cb
 def run_sweep(run, # a finished `Run` of a condition with a PE
               study:StudyConfig, # pe_scales, rpi, n_perms, n_images
               cache_dir=None, # corrupted-set cache (None = `default_corruption_cache()`)
               device=None,
               inputs:dict|None=None, # per-run tables of this run: {'fragility': {...}, 'interventions': {...}}
              ) -> pd.DataFrame:
-    ("ΔSSDC under RPI and the RPI area (on `n_images` of the report half), clean accuracy and JPEG/blur FS (RPI off; "
-     "on each half of the split) of one run at every α of the study. The α = 1 numbers that `inputs` hold (the same "
-     "passes) are read from them, not measured again.")
+    "ΔSSDC under RPI, the RPI area, clean accuracy and JPEG/blur FS (RPI off) of one run at every α of the study."
     cfg = run.config
     data, bs = eval_set(cfg, study.n_images, study.report_half), cfg.train.eval_batch_size
     n_fs = study.n_images if study.split == 'all' else study.fragility_images  # halves: every image of each half
@@ -96,6 +96,7 @@ def run_sweep(run, # a finished `Run` of a condition with a PE
             if (r := known(a, e)) is None else r for a in study.pe_scales for e in study.rpi]
     return sweep_table(fs, pd.concat(prof, ignore_index=True), 1 / cfg.model.num_classes).assign(preset=study.preset)
 
+# %% ../../nbs/lib/18_scaling.ipynb #38b26b1d
 def alpha_sweep(study:StudyConfig, # seeds, pe_scales, rpi, n_perms, n_images
                 runs:dict, # {(condition, seed): Run} holding the condition's runs
                 condition:str, # a condition with a PE (`SCALABLE`)
@@ -120,18 +121,18 @@ def scaling_per_run(run, # a finished `Run`
 # %% ../../nbs/lib/18_scaling.ipynb #fbbe93c9
 SWEEP_VALUES = ('delta_ssdc', 'fs_jpeg', 'fs_blur', 'acc_clean', 'rpi_auc')
 
+# %% ../../nbs/lib/18_scaling.ipynb #76612b89
 def paper_sweep(reference:pd.DataFrame) -> pd.DataFrame:
-    ("The paper's scaling tables (3: APE, 4: sin-cos) as one row per (condition, alpha): "
-     "paper_<metric> and paper_<metric>_sd.")
+    "The paper's Tables 3 (APE) and 4 (sin-cos), one row per (condition, alpha): paper_<metric> and paper_<metric>_sd."
     r = reference[reference.figure.isin(['Table 3', 'Table 4']) & reference.alpha.notna()]
     r = r.assign(metric=r.metric.replace({'delta_ssdc_rpi': 'delta_ssdc'}), alpha=r.alpha.astype(float).round(6))
     w = r.set_index(['condition', 'alpha', 'metric'])[['value', 'sd']].unstack('metric')
     w.columns = [f"paper_{m}" + ('' if k == 'value' else '_sd') for k, m in w.columns]
     return w.dropna(axis=1, how='all').reset_index()
 
+# %% ../../nbs/lib/18_scaling.ipynb #0f02e4a4
 def sweep_summary(sweep:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.DataFrame:
-    ("Per (condition, alpha): mean, population and sample SD over seeds, all-seeds `interpretable`, "
-     "and the paper's values.")
+    "Per (condition, alpha): mean, population and sample SD over seeds, all-seeds `interpretable`, the paper's values."
     by = ['condition', 'permuted', 'alpha']
     s = seed_summary(sweep, [v for v in SWEEP_VALUES if v in sweep], by)
     s = s.merge(sweep.groupby(by).interpretable.all().reset_index(), on=by)
@@ -148,6 +149,7 @@ SWEEP_PANELS = {  # metric -> (panel title, measured per RPI estimator, the pape
 }
 PANEL_CELLS = [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2)]  # (row, col) of each panel; (2, 3) holds the legend
 
+# %% ../../nbs/lib/18_scaling.ipynb #f0fd0498
 def _sweep_curves(fig, s, metric:str, per_estimator:bool, row:int, col:int):
     "Our curves of one metric: a band and mean per condition (and per RPI estimator if the metric permutes)."
     for c in ordered_conditions(s.condition):
@@ -160,6 +162,7 @@ def _sweep_curves(fig, s, metric:str, per_estimator:bool, row:int, col:int):
                       ESTIMATOR_DASH[e] if per_estimator else None, row=row, col=col, showlegend=False)
             for t in fig.data[n0:]: t.legendgroup = c  # the condition's legend entry toggles its band and line
 
+# %% ../../nbs/lib/18_scaling.ipynb #65b54a30
 def _paper_curves(fig, s, column:str, row:int, col:int):
     "The paper's values of one metric (Tables 3, 4), dashed and faint; population SDs of 4 seeds made sample SDs."
     if column not in s: return
@@ -182,6 +185,7 @@ def _legend_keys(fig, conditions):
                        ('image RPI', ESTIMATOR_DASH['image']), ("the paper's", PAPER_DASH)]:
         key(name, f'style: {name}', color='#555555', dash=dash)
 
+# %% ../../nbs/lib/18_scaling.ipynb #f19cbe87
 def _not_interpretable(fig, s, metric:str, row:int, col:int, first:bool):
     "× at every (condition, α) whose clean accuracy is below twice chance."
     bad = s[~s.interpretable.astype(bool)].drop_duplicates(['condition', 'alpha'])
@@ -191,6 +195,7 @@ def _not_interpretable(fig, s, metric:str, row:int, col:int, first:bool):
                                  marker=dict(symbol='x-thin', size=11, line=dict(width=2, color='#333333'))),
                       row=row, col=col)
 
+# %% ../../nbs/lib/18_scaling.ipynb #bf6cc2a1
 def _sweep_layout(fig, summary, title:str) -> go.Figure:
     "One reversed α axis for every panel, round ticks, accuracy on [0, 1], the legend in the free sixth cell."
     a = summary.alpha.astype(float)
@@ -241,7 +246,8 @@ def rpi_summary(profiles:pd.DataFrame, reference:pd.DataFrame|None=None) -> pd.D
 # %% ../../nbs/lib/18_scaling.ipynb #c94122c5
 def write_tables(tables:dict, out_dir) -> list:
     "Write every DataFrame in `tables` as `out_dir/<name>.csv`; return the paths."
-    out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
     for name, df in tables.items(): save_table(df, out / f'{name}.csv')
     return sorted(out / f'{n}.csv' for n in tables)
 
@@ -256,16 +262,17 @@ def interventions_combine(study:StudyConfig, # the study
     return dict(ssdc_profiles=prof, ssdc_summary=profile_summary(prof), rpi_summary=rpi_summary(prof, reference),
                 rpi_accuracy=acc.assign(rpi_drop=acc.acc_clean - acc.acc_rpi))
 
+# %% ../../nbs/lib/18_scaling.ipynb #b1bacd33
 def scaling_keys(study:StudyConfig) -> list:
     "(condition, seed) of the runs the α sweep reads: every swept condition, every seed."
     return [(c, s) for c in study.swept for s in study.seeds]
 
+# %% ../../nbs/lib/18_scaling.ipynb #7bdeab3f
 def scaling_combine(study:StudyConfig, # the study
                     tables:dict, # {'alpha_sweep': per-run rows, stacked in any order} (absent: nothing swept)
                     reference:pd.DataFrame|None=None, # the paper's values (`paper_reference()`)
                    ) -> dict:
-    """The α-sweep tables: `alpha_sweep` (the report half) and its summary; with `split='halves'` also
-    `alpha_sweep_selection`, the selection half, from which the α of a choice is read."""
+    "The α-sweep tables: `alpha_sweep` (the report half) and its summary."
     sw = tables.get('alpha_sweep', pd.DataFrame(columns=SWEEP_COLUMNS))
     sw = in_key_order(sw, scaling_keys(study)).reindex(columns=SWEEP_COLUMNS)
     res = dict(alpha_sweep=sw[sw.half == study.report_half].reset_index(drop=True))

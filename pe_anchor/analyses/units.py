@@ -53,6 +53,7 @@ class Analysis:
 
 ANALYSIS_UNITS = {}  # name -> Analysis, in the order the reproduction runs them
 
+# %% ../../nbs/lib/19a_units.ipynb #37291518
 def register_analysis(analysis:Analysis) -> Analysis:
     "Add `analysis` to `ANALYSIS_UNITS` (replacing one of the same name); returns it."
     bad = [s for s in analysis.settings if s not in study_to_dict(_probe())]
@@ -65,10 +66,12 @@ def register_analysis(analysis:Analysis) -> Analysis:
     ANALYSIS_UNITS[analysis.name] = analysis
     return analysis
 
+# %% ../../nbs/lib/19a_units.ipynb #7106dd57
 def _names(analysis:Analysis, kind:str) -> list:
     "The names of the tables (`kind='table'`) or figures (`'figure'`) of `analysis`."
     return list(analysis.tables) if kind == 'table' else [n for n, _ in analysis.figures]
 
+# %% ../../nbs/lib/19a_units.ipynb #0d03faf5
 def _check_names(analysis:Analysis):
     "Raise unless every table and figure of `analysis` is named once, and by no other registered analysis."
     for kind in ('table', 'figure'):
@@ -80,10 +83,12 @@ def _check_names(analysis:Analysis):
             if both: raise ValueError(f"Analyses {analysis.name!r} and {other.name!r} both write the {kind}s {both}: "
                                       f"a {kind} belongs to one analysis (rename those of {analysis.name!r})")
 
+# %% ../../nbs/lib/19a_units.ipynb #5a4e2310
 def get_analysis(name:str) -> Analysis:
     "The registered analysis `name`, else a ValueError naming the valid ones."
     return ANALYSIS_UNITS[check_choice(name, ANALYSIS_UNITS, 'analysis')]
 
+# %% ../../nbs/lib/19a_units.ipynb #ec3bd598
 def _probe() -> StudyConfig:
     "A small valid study, to check setting names against."
     from pe_anchor.analyses.study import make_study
@@ -94,10 +99,12 @@ def has_rows(tables:dict, *names) -> bool:
     "Are the tables `names` all in `tables`, each with at least one row?"
     return all(n in tables and len(tables[n]) > 0 for n in names)
 
+# %% ../../nbs/lib/19a_units.ipynb #b5745b41
 def _profiles(tables:dict, name:str, reference):
     "The paper's SSDC-vs-layer figure `name` (`plot_figure`), if there are profiles."
     return plot_figure(tables['ssdc_profiles'], name, reference) if has_rows(tables, 'ssdc_profiles') else None
 
+# %% ../../nbs/lib/19a_units.ipynb #6e57adb4
 def draw_fig1b(tables:dict, reference=None):
     "SSDC per layer, unpermuted: untrained and trained ablated, trained APE (paper: Fig. 1a, 1b)"
     return _profiles(tables, 'fig1b', reference)
@@ -106,6 +113,7 @@ def draw_fig4(tables:dict, reference=None):
     "SSDC per layer, unpermuted, every condition (paper: Fig. 4 (App. C.1))"
     return _profiles(tables, 'fig4', reference)
 
+# %% ../../nbs/lib/19a_units.ipynb #7f8d71b2
 def draw_fig2a(tables:dict, reference=None):
     "SSDC per layer under RPI, the PE models (paper: Fig. 2a)"
     return _profiles(tables, 'fig2a', reference)
@@ -114,10 +122,12 @@ def draw_fig2b(tables:dict, reference=None):
     "SSDC per layer under RPI, ablated and RPT (paper: Fig. 2b)"
     return _profiles(tables, 'fig2b', reference)
 
+# %% ../../nbs/lib/19a_units.ipynb #da38f5dd
 def draw_fig5(tables:dict, reference=None):
     "RPT's SSDC per layer, unpermuted and under RPI (paper: Fig. 5 (App. C.2))"
     return _profiles(tables, 'fig5', reference)
 
+# %% ../../nbs/lib/19a_units.ipynb #157e8664
 def draw_rpi_accuracy(tables:dict, reference=None):
     "clean accuracy under RPI (paper: none: not reported by the paper)"
     return plot_rpi_accuracy(tables['rpi_accuracy']) if has_rows(tables, 'rpi_accuracy') else None
@@ -127,22 +137,26 @@ def draw_fig3(tables:dict, reference=None):
     "Fragility Scores under JPEG and blur (paper: Fig. 3 (Table 5))"
     return plot_fig3(tables['fragility'], reference) if has_rows(tables, 'fragility') else None
 
+# %% ../../nbs/lib/19a_units.ipynb #adbcd6b8
 def draw_severity(tables:dict, reference=None):
     "Fragility Score against corruption severity (paper: none: our extension)"
     if not has_rows(tables, 'fragility', 'severity'): return None
     return plot_severity(tables['fragility'], reference, tables.get('damage_matched'))  # the stored rule's settings
 
+# %% ../../nbs/lib/19a_units.ipynb #8204ab99
 def draw_matched(tables:dict, reference=None):
     "FS of every PE model at the epoch matching the ablated model's accuracy (paper: none: our extension)"
     frag = tables.get('fragility', pd.DataFrame())
     return plot_matched(frag) if 'checkpoint' in frag and (frag.checkpoint == 'acc-matched').any() else None
 
+# %% ../../nbs/lib/19a_units.ipynb #b5e89ea1
 def draw_alpha_sweep(tables:dict, reference=None):
     "ΔSSDC and JPEG FS as the PE is scaled by α (paper: Tables 1, 3, 4 (no figure in the paper))"
     if has_rows(tables, 'alpha_summary'): return plot_alpha_sweep(tables['alpha_summary'])  # as stored
     if not has_rows(tables, 'alpha_sweep'): return None
     return plot_alpha_sweep(sweep_summary(tables['alpha_sweep'], reference))  # a study stored without its summary
 
+# %% ../../nbs/lib/19a_units.ipynb #a77791a2
 def draw_emergence(tables:dict, reference=None):
     "SSDC per layer after every training epoch (paper: none: our extension)"
     return plot_emergence(tables['emergence']) if has_rows(tables, 'emergence') else None
@@ -152,9 +166,11 @@ def _write_fragility(res:dict, folder) -> list:
     "The fragility tables as files (`write_results`)."
     return sorted(write_results(res, folder).iterdir())
 
+# %% ../../nbs/lib/19a_units.ipynb #ea2c5de0
 def analysed_keys(study:StudyConfig) -> list: return study.analysed_keys
 def run_keys(study:StudyConfig) -> list: return study.run_keys
 
+# %% ../../nbs/lib/19a_units.ipynb #e2e501e9
 PAPER_ANALYSES = (
     Analysis('interventions', ('rpi', 'n_perms', 'n_images', 'split'), analysed_keys, interventions_per_run,
              interventions_combine, write_tables, cost=2.0,
@@ -183,6 +199,7 @@ def draw_attention(tables:dict, reference=None):
     "Mean attention distance per layer and head, unpermuted and under RPI (paper: none: our extension)"
     return plot_attention_distance(tables['attention_summary']) if has_rows(tables, 'attention_summary') else None
 
+# %% ../../nbs/lib/19a_units.ipynb #472f5d87
 EXTENSION_ANALYSES = (  # ours, beyond the paper: exploratory, no verdict; after the paper's in the registry
     Analysis('attention', ('rpi', 'n_perms', 'n_images', 'split'), analysed_keys, attention_per_run,
              attention_combine, write_tables, cost=2.0, tables=('attention_distance', 'attention_summary'),
@@ -196,6 +213,7 @@ def analysis_settings(analysis:Analysis|str, study:StudyConfig) -> dict:
     a, d = (get_analysis(analysis) if isinstance(analysis, str) else analysis), study_to_dict(study)
     return dict(preset=study.preset, overrides=d['overrides'], **{s: d[s] for s in a.settings})
 
+# %% ../../nbs/lib/19a_units.ipynb #b5359e8d
 def analysis_fingerprint(analysis:Analysis|str, study:StudyConfig) -> str:
     "Short SHA-256 of the analysis name, `RESULTS_VERSION` and `analysis_settings`."
     a = get_analysis(analysis) if isinstance(analysis, str) else analysis
@@ -212,6 +230,7 @@ def combine_tables(analysis:Analysis|str, # a registered analysis (or its name)
     a = get_analysis(analysis) if isinstance(analysis, str) else analysis
     return a.combine(study, tables, reference)
 
+# %% ../../nbs/lib/19a_units.ipynb #6122c4f7
 def unit_results(analysis:Analysis|str, # a registered analysis (or its name)
                  study:StudyConfig, # the study
                  runs:dict, # {(condition, seed): Run} holding the runs the analysis reads
@@ -226,6 +245,7 @@ def unit_results(analysis:Analysis|str, # a registered analysis (or its name)
     tables = map_runs(per_run_task, rs, a.name, study, cache_dir, device, executor=executor)
     return combine_tables(a, study, stack_tables(tables), reference)
 
+# %% ../../nbs/lib/19a_units.ipynb #d5481107
 def per_run_task(run, analysis:str, study:StudyConfig, cache_dir=None, device=None) -> dict:
     "One run's tables of a registered analysis (`per_run_tables`), as a task of the queue (run first)."
     return per_run_tables(analysis, run, study, cache_dir, device)
@@ -253,16 +273,19 @@ def analysis_figures(analysis:Analysis|str, # a registered analysis (or its name
     figs = {name: draw(tables, reference) for name, draw in a.figures}
     return {name: f for name, f in figs.items() if f is not None}
 
+# %% ../../nbs/lib/19a_units.ipynb #66fd91b2
 def registry_figures(tables:dict, reference:pd.DataFrame|None=None) -> dict:
     "{analysis: {figure name: figure}} of every registered analysis (the registry read now), drawn from `tables`."
     return {name: analysis_figures(a, tables, reference) for name, a in ANALYSIS_UNITS.items()}
 
+# %% ../../nbs/lib/19a_units.ipynb #90dc7b79
 def figure_caption(draw:Callable) -> tuple:
     "(caption, the paper's figure) from a figure function's docstring 'what it shows (paper: Fig. 3)'."
     doc = (draw.__doc__ or draw.__name__).strip().splitlines()[0]
     m = re.fullmatch(r'(.*?)\s*\(paper: (.*)\)\.?', doc)
     return (m.group(1), m.group(2)) if m else (doc, 'not in the paper')
 
+# %% ../../nbs/lib/19a_units.ipynb #72a6efbf
 def figure_captions() -> dict:
     "{figure name: (caption, the paper's figure)} of every registered figure, analysis by analysis (read now)."
     return {name: figure_caption(draw) for a in ANALYSIS_UNITS.values() for name, draw in a.figures}

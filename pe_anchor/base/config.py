@@ -213,7 +213,8 @@ def _parse_section(sec):
 # %% ../../nbs/lib/00a_config.ipynb #3ecf7a58
 def validate_config(cfg:ExperimentConfig) -> ExperimentConfig:
     "`cfg` with every field parsed and checked (types coerced), or a `ValueError` naming the field, value and range."
-    parse_choice(cfg.condition, 'condition', CONDITIONS); parse_choice(cfg.preset, 'preset', ('', *PRESETS))
+    parse_choice(cfg.condition, 'condition', CONDITIONS)
+    parse_choice(cfg.preset, 'preset', ('', *PRESETS))
     secs = {s: _parse_section(getattr(cfg, s)) for s in SECTIONS}
     _check_shapes(secs['model'])
     for k, v in condition_settings(cfg.condition).items():
@@ -272,7 +273,8 @@ def config_to_dict(cfg:ExperimentConfig) -> dict:
 # %% ../../nbs/lib/00a_config.ipynb #48f2cec7
 def config_from_dict(d:dict) -> ExperimentConfig:
     "Rebuild an `ExperimentConfig` from `config_to_dict` output."
-    t = dict(d['train']); t['betas'] = tuple(t['betas'])
+    t = dict(d['train'])
+    t['betas'] = tuple(t['betas'])
     return validate_config(ExperimentConfig(d['condition'], ModelConfig(**d['model']), DataConfig(**d['data']),
                                             TrainConfig(**t), d.get('preset', '')))
 

@@ -81,9 +81,17 @@ EXECUTORS = ('local', 'slurm', 'submitit-local')  # where independent tasks run 
 @dataclass(frozen=True)
 class ModelConfig:
     "The ViT: shapes, regularisation, positional encoding and initialisation."
-    img_size:int=224; patch_size:int=16; in_chans:int=3; num_classes:int=100
-    dim:int=384; depth:int=12; heads:int=8; mlp_ratio:float=4.0
-    drop:float=0.15; attn_drop:float=0.15; drop_path:float=0.2
+    img_size:int=224
+    patch_size:int=16
+    in_chans:int=3
+    num_classes:int=100
+    dim:int=384
+    depth:int=12
+    heads:int=8
+    mlp_ratio:float=4.0
+    drop:float=0.15
+    attn_drop:float=0.15
+    drop_path:float=0.2
     pe:str='ape'             # none | ape | sincos | rope
     # paper (base 1e4, half-split per axis) | axial (naver, base 100, interleaved) | mixed (learned)
     rope_variant:str='paper'
@@ -108,10 +116,17 @@ class DataConfig:
 @dataclass(frozen=True)
 class TrainConfig:
     "The optimisation recipe, the training-time permutation and the per-epoch analysis."
-    epochs:int=60; batch_size:int=128
-    optimizer:str='adamw'; lr:float=1e-3; weight_decay:float=0.05; betas:tuple=(0.9, 0.999)
-    schedule:str='cosine'; warmup_epochs:float=5.0; min_lr:float=1e-5
-    label_smoothing:float=0.1; grad_clip:float=1.0
+    epochs:int=60
+    batch_size:int=128
+    optimizer:str='adamw'
+    lr:float=1e-3
+    weight_decay:float=0.05
+    betas:tuple=(0.9, 0.999)
+    schedule:str='cosine'
+    warmup_epochs:float=5.0
+    min_lr:float=1e-5
+    label_smoothing:float=0.1
+    grad_clip:float=1.0
     pe_weight_decay:bool=False # apply weight decay to the APE table, CLS token and RoPE frequencies?
     pe_lr_mult:float=1.0       # learning-rate multiplier for the positional parameters
     train_permute:str='none'   # none | batch | image: shuffle patch tokens during training (RPT = batch)
@@ -128,7 +143,11 @@ class TrainConfig:
 @dataclass(frozen=True)
 class ExperimentConfig:
     "One run: a condition with its model, data and training configs."
-    condition:str; model:ModelConfig; data:DataConfig; train:TrainConfig; preset:str=''
+    condition:str
+    model:ModelConfig
+    data:DataConfig
+    train:TrainConfig
+    preset:str=''
 
 # %% ../../nbs/lib/00_core.ipynb #c179abdf
 N_PERMS = 8  # K, permutations averaged per model, α and RPI estimator

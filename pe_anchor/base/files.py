@@ -27,13 +27,16 @@ def atomic_write(path, # final file path
                  mode:str='wb', # `open` mode for the temporary file
                 ):
     "Open a temporary file next to `path`; fsync it and rename it onto `path` only if the block succeeds."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
     try:
         with os.fdopen(fd, mode) as f:
             yield f
-            f.flush(); os.fsync(f.fileno())
-        umask = os.umask(0); os.umask(umask)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file the usual permissions
         os.replace(tmp, path)
     except BaseException as e:
@@ -223,8 +226,13 @@ def _write_marker(folder:Path):
                            version=package_version(), created=time.strftime('%Y-%m-%d %H:%M:%S')), indent=2)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f'.{OUT_MARKER}.', suffix='.tmp')
     try:
-        with os.fdopen(fd, 'w') as f: f.write(body); f.flush(); os.fsync(f.fileno())
-        umask = os.umask(0); os.umask(umask); os.chmod(tmp, 0o644 & ~umask)  # as any other file, not 0600
+        with os.fdopen(fd, 'w') as f:
+            f.write(body)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o644 & ~umask)  # as any other file, not 0600
         old, p = marker_body(folder), folder / OUT_MARKER
         if (p.exists() or p.is_symlink()) and (old or {}).get('folder') != folder_identity(folder):
             os.replace(tmp, p)  # a copied marker, or a file of that name the user let an adoption replace
@@ -324,14 +332,17 @@ def move_into(stage:Path, # a finished staging folder of files
     stage, final = Path(stage), Path(final)
     if final.is_symlink() or (final.exists() and not final.is_dir()):
         raise ValueError(f"{final} is not a folder (a link, or a file); refusing to write into it")
-    if not final.exists(): stage.rename(final); return []
+    if not final.exists():
+        stage.rename(final)
+        return []
     new, left = {p.name for p in stage.iterdir()}, []
     for p in sorted(final.iterdir()):
         if p.name in new: continue
         if p.is_file() and not p.is_symlink() and ours.get(p.name) == sha256_of(p.read_bytes()): p.unlink()
         else: left.append(p.name)
     for n in sorted(new): os.replace(stage / n, final / n)
-    stage.rmdir(); fsync_dir(final)
+    stage.rmdir()
+    fsync_dir(final)
     if left: print(f"pe_anchor: left in place in {final}, not written by pe_anchor: {', '.join(left)}", file=sys.stderr)
     return left
 
@@ -371,7 +382,8 @@ def out_dir_lock(folder):
         except BlockingIOError:
             raise OutDirBusy(f"Output folder {folder} is in use by another reproduction ({read_holder(fd)}); wait "
                              "for it to finish, or choose another --out-dir") from None
-        os.ftruncate(fd, 0); os.write(fd, holder_stamp().encode())
+        os.ftruncate(fd, 0)
+        os.write(fd, holder_stamp().encode())
         yield Path(folder)
     finally: os.close(fd)  # closing the descriptor releases the lock
 

@@ -42,12 +42,16 @@ def use_threads(threads:int=DEFAULT_THREADS, # intra-op threads (0 = every usabl
 # %% ../../nbs/lib/03_machine.ipynb #70e55b2b
 def seed_everything(seed:int):
     "Seed Python, NumPy and torch (CPU and CUDA)."
-    random.seed(seed); np.random.seed(seed % 2**32); torch.manual_seed(seed)
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
 
 # %% ../../nbs/lib/03_machine.ipynb #54ec3485
 def make_generator(seed:int, device='cpu') -> torch.Generator:
     "A fresh `torch.Generator` seeded with `seed`."
-    g = torch.Generator(device=device); g.manual_seed(int(seed)); return g
+    g = torch.Generator(device=device)
+    g.manual_seed(int(seed))
+    return g
 
 # %% ../../nbs/lib/03_machine.ipynb #72204a87
 def default_device() -> torch.device:

@@ -70,7 +70,9 @@ def merged_study(studies:list) -> StudyConfig:
 def _check_result(path, p:Path, key, r, study:StudyConfig, runs:dict) -> dict:
     "The record of one result a part lists, after every check: verified, listed whole, equal to the manifest's copy."
     if not isinstance(r, dict): raise PartError(f"{path}: result {str(key)[:80]!r} is not a record")
-    try: a = get_analysis(r.get('analysis')); folder = result_folder(p, a.name, r.get('run'))
+    try:
+        a = get_analysis(r.get('analysis'))
+        folder = result_folder(p, a.name, r.get('run'))
     except ValueError as e: raise PartError(f"{path}: {e}") from None
     why = result_problem(p, a.name, r['run'], analysis_fingerprint(a, study))
     if why: raise PartError(f"{path}: {why}")
@@ -201,7 +203,8 @@ def verify_part(part, # a part's folder
                                               "required (--allowed-signers)") from None
     except ValueError as e: raise PartError(f"{part}: {e}") from None
     with tempfile.NamedTemporaryFile(suffix='.sig') as f:
-        f.write(sig); f.flush()
+        f.write(sig)
+        f.flush()
         found = _ssh_keygen('find-principals', '-s', f.name, '-f', signers)
         for principal in found.stdout.decode().split():
             r = _ssh_keygen('verify', '-f', signers, '-I', principal, '-n', SIGN_NAMESPACE, '-s', f.name,
@@ -338,9 +341,11 @@ def merge_parts(parts:list, # part folders (`compute_part`), or finished reprodu
         prints, ref = unit_fingerprints(study), paper_reference()
         for a in held_analyses(study, where):
             res = combine_tables(a, study, stacked_results(study, a.name, where), ref)
-            st = time.time(); run_unit(out, a.name, prints[a.name], lambda d, a=a, res=res: a.write(res, d))
+            st = time.time()
+            run_unit(out, a.name, prints[a.name], lambda d, a=a, res=res: a.write(res, d))
             log.append(dict(step=a.name, status='merged', seconds=time.time() - st))
-        st = time.time(); run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
+        st = time.time()
+        run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
         log.append(dict(step='claims', status='merged', seconds=time.time() - st))
         st = time.time()
         if report: report_unit(out, study, prints['report'], plugins, plotly_js)

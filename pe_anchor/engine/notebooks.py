@@ -22,10 +22,9 @@ def nbs_dir() -> Path:
     "The `nbs/` folder of the checkout (`checkout_root`: a notebook's own, else the installed package's)."
     return checkout_root() / 'nbs'
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #bb6d6709
 def logged_kernel_manager(log):
-    """An `AsyncKernelManager` class whose kernels write their own stdout and stderr into the open file `log`, and
-    are shut down without the SIGINT jupyter_client sends first (a kernel still finishing a message then logs
-    `ERROR | KeyboardInterrupt caught in kernel`, the last line of a successful run)."""
+    "An `AsyncKernelManager` class whose kernels write their own stdout and stderr into the open file `log`."
     from jupyter_client.manager import AsyncKernelManager
     class LoggedKernelManager(AsyncKernelManager):
         async def start_kernel(self, **kw): return await super().start_kernel(**(kw | dict(stdout=log, stderr=log)))
@@ -34,11 +33,13 @@ def logged_kernel_manager(log):
         interrupt_kernel = _async_interrupt_kernel
     return LoggedKernelManager
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #0d846404
 def _log_warning(log, message, category, filename, lineno, file=None, line=None):
     "`warnings.showwarning` into the open file `log`."
     log.write(warnings.formatwarning(message, category, filename, lineno, line))
     log.flush()
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #bddf9392
 @contextlib.contextmanager
 def logged_to(log):
     "Inside the block, Python warnings and log records (papermill's, the kernel client's) go to the open file `log`."
@@ -56,6 +57,7 @@ def logged_to(log):
 class PluginError(RuntimeError):
     "A plug-in that failed while loading (the message names it)."
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #1dd3d396
 def load_plugin(ref:str, # a `.py` file, or a module name
                 folder:str|None=None, # a module name: where it is looked for after the installed packages
                ):
@@ -75,6 +77,7 @@ def load_plugin(ref:str, # a `.py` file, or a module name
         raise PluginError(f"plug-in {ref} called sys.exit({e.code!r}) while loading; nothing was computed") from None
     except Exception as e: raise PluginError(f"plug-in {ref} failed while loading: {type(e).__name__}: {e}") from e
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #1cf5941a
 def plugin_cell(plugins) -> str:
     "The code of a first cell that loads the plug-ins `plugins` (`.py` files, or module names loaded here) in a kernel."
     import importlib
@@ -88,9 +91,9 @@ def plugin_cell(plugins) -> str:
     return ("from pe_anchor.engine.notebooks import load_plugin  # injected by run_notebook\n"
             f"for ref, folder in {found!r}: load_plugin(ref, folder)\n")
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #8de9e2bd
 def with_plugins(src:Path, plugins, until:int|None=None):
-    """The notebook `src` as papermill's input: its path, or the notebook in memory with the plug-ins' import cell
-    first (`plugins`) and only its first `until` cells."""
+    "The notebook `src` as papermill's input: its path, or the notebook in memory with the plug-ins' cell first."
     import nbformat
     if not plugins and until is None: return str(src)
     nb = nbformat.read(str(src), as_version=4)
@@ -98,15 +101,16 @@ def with_plugins(src:Path, plugins, until:int|None=None):
     if plugins: nb.cells.insert(0, nbformat.v4.new_code_cell(plugin_cell(plugins), metadata=dict(tags=['plugins'])))
     return nb
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #24662509
 def _record_source(path, src:Path, until:int|None=None):
-    """Name `src` as the input of the executed notebook `path` (papermill records an in-memory input as itself); with
-    `until`, append the cells of `src` from `until` on, unexecuted."""
+    "Name `src` as the input of the executed notebook `path`."
     import nbformat
     nb = nbformat.read(str(path), as_version=4)
     nb.metadata.papermill['input_path'] = str(src)
     if until is not None: nb.cells += nbformat.read(str(src), as_version=4).cells[until:]
     with atomic_write(path, 'w') as f: nbformat.write(nb, f)
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #f248a6f0
 def _portable_paths(path, src:Path, dest:Path):
     "Papermill's record of where the notebook came from and went, without this machine's folders."
     import nbformat
@@ -117,6 +121,7 @@ def _portable_paths(path, src:Path, dest:Path):
                 if inside else src.name, output_path=Path(dest).name)
     with atomic_write(path, 'w') as f: nbformat.write(nb, f)
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #e42efec2
 def notebook_path(name) -> Path:
     "`nbs/<name>.ipynb` (or `name`, a notebook path), if it exists; else a clear error."
     src = Path(name) if str(name).endswith('.ipynb') else nbs_dir() / f'{name}.ipynb'
@@ -125,13 +130,13 @@ def notebook_path(name) -> Path:
                                 "checkout of pe_anchor (or reproduce without the report: report=False, --no-report)")
     return src
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #b4d1b07b
 def run_notebook(name:str, dest, parameters:dict, cwd=None,
                  log=None, # warnings and the kernel's own output (default: `papermill.log` beside `dest`)
                  plugins=(), # modules to import first in the kernel (`plugin_cell`)
                  until:int|None=None, # execute only the cells before this index; the rest are kept unexecuted
                 ) -> Path:
-    """Execute `nbs/<name>.ipynb` (or a notebook path) with papermill on the `python3` kernel; the executed copy goes
-    to `dest`, warnings and the kernel's own output to `log`."""
+    "Execute `nbs/<name>.ipynb` (or a notebook path) with papermill on the `python3` kernel into `dest`."
     import papermill as pm
     src = notebook_path(name)
     dest = Path(dest)
@@ -161,8 +166,7 @@ def run_notebook(name:str, dest, parameters:dict, cwd=None,
 
 # %% ../../nbs/lib/23a_notebooks.ipynb #a96a1694
 def add_static_fallback(path) -> int:
-    """Add a PNG (plotly's static export) beside every interactive plotly output of an executed notebook, in place:
-    Jupyter draws the interactive figure, GitHub and nbconvert the PNG. Returns how many figures got one."""
+    "Add a PNG (plotly's static export) beside every interactive plotly output of an executed notebook, in place."
     import base64, nbformat
     nb, n = nbformat.read(str(path), as_version=4), 0
     for cell in nb.cells:
@@ -185,12 +189,12 @@ def figure_markdown(spec:dict, # the figure (plotly's JSON)
     title, url = figure_title(spec), relative_url(png, folder)
     return {'text/markdown': f"![{re.sub(r'[][]', '', title)}]({url})", 'text/plain': f'<figure: {title} ({url})>'}
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #b0d385a4
 def link_saved_figures(path, # an executed notebook
                        cwd=None, # where its kernel ran: saved paths are relative to it (default: the notebook's folder)
                        folder=None, # where the notebook will be read (default: its folder): links are relative to it
                       ) -> int:
-    """Replace every figure output of the executed notebook `path` that names its saved PNG (`FIGURE_META`) by a
-    markdown image of that file (`figure_markdown`), in place; how many."""
+    "Replace every figure output of notebook `path` that names its saved PNG by a markdown image; how many."
     import nbformat
     path = Path(path)
     nb, n = nbformat.read(str(path), as_version=4), 0
@@ -212,6 +216,7 @@ def committed_heading(cells) -> int|None:
     return next((i for i, c in enumerate(cells) if c['cell_type'] == 'markdown'
                  and any(l.strip() == COMMITTED_HEADING for l in ''.join(c['source']).splitlines())), None)
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #ab826fa9
 def committed_stop(cells) -> int|None:
     "Index of the first cell after the notebook's committed-result section (None: the notebook has none)."
     start = committed_heading(cells)
@@ -219,6 +224,7 @@ def committed_stop(cells) -> int|None:
     return next((i for i, c in enumerate(cells) if i > start and c['cell_type'] == 'markdown'
                  and any(l.startswith('## ') for l in ''.join(c['source']).splitlines())), len(cells))
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #9037094d
 def committed_notebooks() -> list:
     "The section notebooks (`nbs/*.ipynb`) that have a committed-result section, in reading order."
     import json
@@ -233,8 +239,7 @@ def run_committed(name, # a section notebook, `nbs/<name>.ipynb`, or its path
                   plugins=(), # modules to import first in the kernel (`plugin_cell`)
                   keep_setup:bool=False, # keep the set-up cells' outputs (the docs site shows the notebook whole)
                  ) -> Path:
-    """Execute section notebook `name` to the end of its committed-result section (the cells after it unexecuted)
-    into `dest`; the outputs of the set-up cells above the section are dropped unless `keep_setup`."""
+    "Execute section notebook `name` to the end of its committed-result section into `dest`."
     import nbformat
     src = notebook_path(name)
     stop = committed_stop(nbformat.read(str(src), as_version=4).cells)
@@ -254,6 +259,7 @@ def check_plotly_js(path, # the shared plotly.js a report is to load (None: none
     if path and not Path(path).is_file():
         raise FileNotFoundError(f"{path}: no such plotly.js file (write it with `pe-anchor-upkeep plotly-js DIR`)")
 
+# %% ../../nbs/lib/23a_notebooks.ipynb #ecf44bbd
 REPORT_NOTEBOOK = '08_claims'  # nbs/08_claims.ipynb: the claims and the report, executed against a reproduction
 LOG_FILE = 'logs/papermill.log'  # in a reproduction's folder: warnings and the kernels' own output
 
@@ -264,8 +270,7 @@ def write_report(out, # the reproduction's output folder
                  plugins=(), # modules the notebook imports first (`plugin_cell`)
                  plotly_js=None, # a shared plotly.js file the report loads (`write_plotly_js`; None: its own copy)
                 ) -> Path:
-    """Execute the report notebook against `out` into `out/notebooks/08_claims.ipynb`; render it to `dest/report.html`
-    (published as `out/report.html`, from which `plotly_js` is named); then link the notebook's saved figures."""
+    "Execute the report notebook against `out`, render it to `dest/report.html`, then link its saved figures."
     out = Path(out)
     check_plotly_js(plotly_js)
     ex = run_notebook(REPORT_NOTEBOOK, out / 'notebooks' / f'{REPORT_NOTEBOOK}.ipynb',
@@ -300,9 +305,7 @@ def committed_figures(analysis:str, # the section's analysis, e.g. 'fragility'
                       shown, # the committed study's folder
                       names=None, # which of the analysis's figures (default: every one the registry draws)
                      ) -> list:
-    """Show the committed study's figures of `analysis` as the registry draws them from its SHA-checked tables (as the
-    merge did), each naming the study's PNG of it (`figures/<name>.png`, relative to the checkout) for
-    `link_saved_figures`; the names shown."""
+    "Show the committed study's figures of `analysis` as the registry draws them from its tables; the names shown."
     import os
     from pe_anchor.base.config import checkout_root
     from pe_anchor.base.render import show_figure

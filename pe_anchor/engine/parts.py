@@ -48,26 +48,28 @@ def run_name(study:StudyConfig, key) -> str:
     "The cache folder name of run `key` (condition, seed) of `study`."
     return run_dir(study.config(*key), '.').name
 
+# %% ../../nbs/lib/24a_parts.ipynb #49989e6c
 def stored_tables(out, analysis:str, run:str) -> dict:
     "{table name: DataFrame} of one stored result: the files its record lists, read back (`read_result`)."
     folder = result_folder(out, analysis, run)
     files = sorted(load_json(folder / RECORD, 'Result record', kind=dict)['files'])  # what the record lists, only
     return {Path(f).stem: read_result(folder / f) for f in files}
 
+# %% ../../nbs/lib/24a_parts.ipynb #ade64e19
 def result_needed(out, analysis:str, run:str, fingerprint:str, identity:dict|None) -> bool:
     "Is the stored result missing, stale, or (with `identity`: `run_identity`) not bound to the run's weights now?"
     if result_problem(out, analysis, run, fingerprint): return True
     rec = load_json(result_folder(out, analysis, run) / RECORD, 'Result record', kind=dict)
     return identity is not None and bool(identity_problem(rec, dict(weights=identity)))
 
+# %% ../../nbs/lib/24a_parts.ipynb #d2d762f1
 def result_task(run, # a finished `Run` (the queue's worker loads it)
                 analysis:str, # a registered analysis
                 study:dict, # `study_to_dict` of the study
                 out:str, # the out-dir
                 cache_dir=None, device=None, # corrupted-set cache and device of the per-run compute
                ) -> dict:
-    """Measure `run` with `analysis`, store its tables under `result_folder`, and return the record written beside
-    them; a result already stored for these weights and settings is kept as it is."""
+    "Measure `run` with `analysis`, store its tables under `result_folder`, and return the record written beside them."
     st, a, t0 = study_from_dict(study), get_analysis(analysis), time.time()
     ident, fp = run_identity(run), analysis_fingerprint(a, study_from_dict(study))
     if not result_needed(out, a.name, run.dir.name, fp, ident): return read_record(out, a.name, run.dir.name)
@@ -76,7 +78,8 @@ def result_task(run, # a finished `Run` (the queue's worker loads it)
     tables = per_run_tables(a, run, st, cache_dir, device, inputs)
     folder = result_folder(out, analysis, run.dir.name)
     stage = folder.with_name(f'.{folder.name}.partial')
-    shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir(parents=True)
     for name, df in tables.items(): save_table(df, stage / f'{name}.csv')
     files = {p.name: file_sha256(p) for p in sorted(stage.glob('*.csv'))}
     record = dict(analysis=analysis, run=run.dir.name, condition=run.config.condition, seed=run.config.train.seed,
@@ -90,13 +93,17 @@ def result_task(run, # a finished `Run` (the queue's worker loads it)
 # %% ../../nbs/lib/24a_parts.ipynb #0399faf0
 TRAIN_COST = 1e6  # a training task's cost in the queue: above every analysis's, so training starts first
 
+# %% ../../nbs/lib/24a_parts.ipynb #bfd33842
 def analyses_with_needs(names) -> list:
     "The registered analyses `names` and every analysis they need, in registry order."
     want, todo = set(), list(names)
     while todo:
-        a = get_analysis(todo.pop()); want.add(a.name); todo += [n for n in a.needs if n not in want]
+        a = get_analysis(todo.pop())
+        want.add(a.name)
+        todo += [n for n in a.needs if n not in want]
     return [a for a in ANALYSIS_UNITS.values() if a.name in want]
 
+# %% ../../nbs/lib/24a_parts.ipynb #dabcae68
 def part_graph(study:StudyConfig, # the study of the part
                keys:list, # (condition, seed) of the part's runs
                out:Path, # the out-dir
@@ -125,9 +132,7 @@ def part_graph(study:StudyConfig, # the study of the part
 # %% ../../nbs/lib/24a_parts.ipynb #d465cec6
 def holding(m:dict, # a folder's manifest (`read_manifest`)
            ) -> str:
-    """What an out-dir holds, in words for a refusal: 'a part' (also a part merged into its own folder, as a
-    reproduction is), 'a merged study (its parts: ...)', 'an unfinished merge', 'an unfinished part or reproduction'
-    (a plan, no part block yet) or '' (no study)."""
+    "What an out-dir holds, in words for a refusal ('' if no study)."
     part = m.get('part')
     if not isinstance(part, dict): return 'an unfinished part or reproduction' if 'plan' in m else ''
     if 'merged' not in part or isinstance(part.get('runs'), list): return 'a part'
@@ -135,7 +140,6 @@ def holding(m:dict, # a folder's manifest (`read_manifest`)
         part['merged'], list) else []
     if not names: return 'an unfinished merge'
     return f"a merged study (its parts: {', '.join(names[:6])}{', ...' if len(names) > 6 else ''})"
-
 
 # %% ../../nbs/lib/24a_parts.ipynb #28a49e94
 def part_keys(study:StudyConfig, # the study
@@ -150,21 +154,24 @@ def part_keys(study:StudyConfig, # the study
                                   f"has conditions {list(study.conditions)} and seeds {list(study.seeds)}")
     return keys
 
+# %% ../../nbs/lib/24a_parts.ipynb #1771a7f1
 def check_study_data(study:StudyConfig, train:bool=False) -> tuple:
     "(test images, training images) of the study's dataset; raises the data module's error if it is missing."
     cfg = study.config(study.conditions[0], study.seeds[0])
     return len(dataset_for(cfg, 'test')), len(dataset_for(cfg, 'train')) if train else 0
 
+# %% ../../nbs/lib/24a_parts.ipynb #46e98b64
 def check_runs(study:StudyConfig, keys:list, cache:Path):
     "Every run of `keys` can be trained (registered condition, safe cache path), its data is there if it must be."
-    for k in keys: check_registries(study.config(*k)); check_run_path(run_dir(study.config(*k), cache))
+    for k in keys:
+        check_registries(study.config(*k))
+        check_run_path(run_dir(study.config(*k), cache))
     if any(not (run_dir(study.config(*k), cache) / 'done.json').exists() for k in keys): check_study_data(study, train=True)
 
+# %% ../../nbs/lib/24a_parts.ipynb #63ff4e94
 def compute_results(study:StudyConfig, keys:list, out:Path, cache:Path, device=None, executor=None,
                     progress:bool=True, analyses=None) -> tuple:
-    """Train the runs of `keys` the cache lacks and store the results of `analyses` (default all) through one queue;
-    returns (one row per run: status and seconds, {run: `save_weights`}, the number of results computed); each
-    run's final weights go to `out/weights`."""
+    "Train the runs of `keys` the cache lacks and store the results of `analyses` (default all) through one queue."
     ex, rows, identity = make_executor(executor), {}, {}
     graph = part_graph(study, keys, out, cache, device, ex.kind, analyses)
     def keep(k, status, seconds):
@@ -174,7 +181,8 @@ def compute_results(study:StudyConfig, keys:list, out:Path, cache:Path, device=N
     def on_done(i, r):
         if i[0] != 'train': return
         if r['status'] == 'busy':  # another process holds the run: wait for it (or train it, if it gave up)
-            t0 = time.time(); train_run(study.config(*i[1]), run_dir(study.config(*i[1]), cache), device, False)
+            t0 = time.time()
+            train_run(study.config(*i[1]), run_dir(study.config(*i[1]), cache), device, False)
             r = dict(status='waited', seconds=time.time() - t0)
         keep(i[1], r['status'], r['seconds'])
     for k in keys:
@@ -182,6 +190,7 @@ def compute_results(study:StudyConfig, keys:list, out:Path, cache:Path, device=N
     run_graph(graph, ex, 'runs and per-run analyses', progress, cache / '.submitit', on_done)
     return [rows[k] for k in keys], identity, sum(i[0] != 'train' for i in graph)
 
+# %% ../../nbs/lib/24a_parts.ipynb #7547733a
 def compute_part(study:StudyConfig|str, # the study (or a preset name)
                  out_dir, # the part's folder
                  keys=None, # (condition, seed) of its runs (`part_keys`; None: every run of the study)
@@ -190,8 +199,7 @@ def compute_part(study:StudyConfig|str, # the study (or a preset name)
                  adopt_out_dir:bool|str=False,
                  analyses=None, # names of analyses to compute (and those they need; default: every registered one)
                 ) -> dict:
-    """Train or load the part's runs and store every per-run result of `analyses`; write its manifest. An analysis
-    left out is added later from the part's weights (`amend_part`), if it reads only the final model."""
+    "Train or load the part's runs and store every per-run result of `analyses`; write its manifest."
     study, out, cache = check_inputs(study, device, out_dir, cache_root, adopt_out_dir)
     if (what := holding(read_manifest(out))).startswith(('a merged', 'an unfinished merge')):
         raise ValueError(f"Output folder {out} holds {what}, not a part: a part computed there would overwrite its "
@@ -223,6 +231,7 @@ def run_costs(runs:dict, identity:dict|None=None) -> list:
                          provenance=d.get('provenance', {}), weights=(identity or {}).get(r.dir.name)))
     return rows
 
+# %% ../../nbs/lib/24a_parts.ipynb #5604b162
 def part_manifest(out:Path, study:StudyConfig, keys:list, name:str, trained:list, runs:dict, identity:dict,
                   seconds:float, computed:int=0, analyses=None) -> dict:
     "Record the part in the manifest: its study name, runs, results of `analyses` (default all) and costs (last)."
@@ -243,6 +252,7 @@ def stacked_results(study:StudyConfig, analysis:str, where:dict) -> dict:
     return stack_tables([stored_tables(where[a.name, run_name(study, k)], a.name, run_name(study, k))
                          for k in a.keys(study)])
 
+# %% ../../nbs/lib/24a_parts.ipynb #28f6f0a1
 def analysis_results(analysis:str, # a registered analysis
                      study:StudyConfig|str, # the study (or a preset name)
                      out_dir, # where its per-run results and tables go
@@ -265,11 +275,11 @@ def analysis_results(analysis:str, # a registered analysis
             run_unit(out, a.name, unit_fingerprints(study)[a.name], lambda d: a.write(res, d))
     return res
 
+# %% ../../nbs/lib/24a_parts.ipynb #4e00989e
 def merged_results(analysis:str, # a registered analysis
                    out_dir, # a finished reproduction or merge (e.g. `reports/cpu`)
                   ) -> dict:
-    """`analysis`'s combined results of the study in `out_dir`, from its stored per-run results, each verified where it
-    is kept (`result_home`: the folder itself, or for a merged study the part that computed it)."""
+    "`analysis`'s combined results of the study in `out_dir`, from its stored per-run results, each verified."
     a, out = get_analysis(analysis), Path(out_dir)
     study = read_plan(out)
     fp = analysis_fingerprint(a, study)

@@ -34,19 +34,20 @@ def analysis_names() -> tuple:
     "The units that read the runs: the registry of `pe_anchor.analyses.units`, read now (a plug-in may have added one)."
     return tuple(ANALYSIS_UNITS)
 
+# %% ../../nbs/lib/23_plan.ipynb #0abbaae3
 def unit_names(report:bool=True) -> tuple:
     "Every unit in the order they run: the analyses, then the claims (from their tables) and the report."
     return (*analysis_names(), 'claims', *(['report'] if report else []))
 
+# %% ../../nbs/lib/23_plan.ipynb #7ded9985
 def _hash(*parts) -> str:
     "Short SHA-256 of `parts` and the package version."
     return hashlib.sha256(json.dumps([package_version(), *parts],
                                      sort_keys=True, default=str).encode()).hexdigest()[:16]
 
+# %% ../../nbs/lib/23_plan.ipynb #8c4d8f0d
 def unit_fingerprints(study:StudyConfig) -> dict:
-    """The fingerprint of every unit of a reproduction of `study`: each analysis hashes its own fingerprint (the one
-    its per-run results record, `analysis_fingerprint`) and its runs; the claims hash the analyses, the thresholds and
-    the pre-registration (and the block of every pre-registered table the study gets beside them, `study_records`)."""
+    "The fingerprint of every unit of a reproduction of `study`."
     runs = run_names(study)
     k = {n: _hash(analysis_fingerprint(a, study), runs) for n, a in ANALYSIS_UNITS.items()}
     read = {a.name: k[a.name] for a in PAPER_ANALYSES if a.name in k}  # the claims read these: another analysis
@@ -59,6 +60,7 @@ def unit_fingerprints(study:StudyConfig) -> dict:
 PUBLISHED = {'claims': 'claims.csv', 'report': 'report.html'}  # kept at the top of out_dir, the unit's one copy
 SHA256 = re.compile(r'[0-9a-f]{64}')
 
+# %% ../../nbs/lib/23_plan.ipynb #7f6f5165
 def manifest_path_problem(f, # a file name the manifest records for `unit`
                           unit:str,
                          ) -> str:
@@ -70,6 +72,7 @@ def manifest_path_problem(f, # a file name the manifest records for `unit`
     if f == PUBLISHED.get(unit) or (len(parts) >= 3 and parts[:2] == ('tables', unit)): return ''
     return f"not in the unit's folder tables/{unit}/"
 
+# %% ../../nbs/lib/23_plan.ipynb #9a77937d
 def _entry_problem(unit, u, out) -> str:
     "Why the manifest entry `u` of `unit` is malformed or names a path outside `out` ('' if it is neither)."
     if unit not in (*ANALYSIS_UNITS, 'claims', 'report'): return f'unknown unit {unit!r}'  # plug-ins too
@@ -83,6 +86,7 @@ def _entry_problem(unit, u, out) -> str:
         if why: return f'unit {unit!r} lists {str(f)[:200]!r}, {why}'
     return ''
 
+# %% ../../nbs/lib/23_plan.ipynb #1fa6ea09
 def check_manifest(m, # the manifest's JSON value
                    out_dir, # the output folder it describes
                   ) -> dict:
@@ -101,6 +105,7 @@ def read_manifest(out_dir) -> dict:
     p = Path(out_dir) / 'manifest.json'
     return check_manifest(load_json(p, 'manifest'), out_dir) if p.exists() else {}
 
+# %% ../../nbs/lib/23_plan.ipynb #9270896e
 def unit_problem(out_dir, unit:str, fingerprint:str) -> str:
     "Why `unit` in `out_dir` cannot be reused under `fingerprint` ('' if it can): missing, stale, unverified, changed."
     u = read_manifest(out_dir).get('units', {}).get(unit)
@@ -114,6 +119,7 @@ def unit_problem(out_dir, unit:str, fingerprint:str) -> str:
         if why := file_problem(Path(out_dir) / f, hashes[f], 'table', 'the manifest'): return why
     return ''
 
+# %% ../../nbs/lib/23_plan.ipynb #4b0e09f4
 def unit_done(out_dir, unit:str, fingerprint:str) -> bool:
     "Is `unit` recorded in `out_dir` under `fingerprint`, with all its files present and unchanged?"
     return not unit_problem(out_dir, unit, fingerprint)
@@ -130,10 +136,11 @@ def record_unit(out_dir, unit:str, fingerprint:str, files, seconds:float):
                                            version=package_version(), finished=time.strftime('%Y-%m-%d %H:%M:%S'))
     save_json(m, out / 'manifest.json')
 
+# %% ../../nbs/lib/23_plan.ipynb #6c373100
 def drop_unit(out_dir, unit:str):
-    """Forget `unit` and delete its own files (inside `out_dir`, unchanged since recorded), so nothing reads a stale
-    copy; its folder goes if nothing else is left there (a file the user added is never deleted)."""
-    m = read_manifest(out_dir); u = m.get('units', {}).pop(unit, None)
+    "Forget `unit` and delete its own files (inside `out_dir`, unchanged since recorded): nothing reads a stale copy."
+    m = read_manifest(out_dir)
+    u = m.get('units', {}).pop(unit, None)
     if u is None: return
     save_json(m, Path(out_dir) / 'manifest.json')
     for f in u['files']:
@@ -142,12 +149,14 @@ def drop_unit(out_dir, unit:str):
     folder = Path(out_dir) / 'tables' / unit
     if folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()): folder.rmdir()
 
+# %% ../../nbs/lib/23_plan.ipynb #134e3ad0
 def write_plan(out_dir, study:StudyConfig):
     "Store the plan (the study) and this machine's provenance in the manifest."
     m = read_manifest(out_dir)
     m.update(plan=dict(study=study_to_dict(study)), version=package_version(), provenance=provenance())
     save_json(m, Path(out_dir) / 'manifest.json')
 
+# %% ../../nbs/lib/23_plan.ipynb #abf90d81
 def record_lacking(out_dir, # a merged study
                    names:list, # registered analyses its parts hold no result of ([] clears the record)
                   ):
@@ -157,6 +166,7 @@ def record_lacking(out_dir, # a merged study
     else: m.pop('lacking', None)
     save_json(m, Path(out_dir) / 'manifest.json')
 
+# %% ../../nbs/lib/23_plan.ipynb #b693b8ef
 def read_plan(out_dir) -> StudyConfig:
     "The study stored in the manifest of `out_dir`."
     plan = read_manifest(out_dir).get('plan')
@@ -170,12 +180,13 @@ def read_plan(out_dir) -> StudyConfig:
 
 # %% ../../nbs/lib/23_plan.ipynb #c672314a
 def run_unit(out, unit:str, fingerprint:str, compute) -> list:
-    """Recompute `unit`: drop the old copy (its recorded files), `compute(staging_dir)`, move the new tables into
-    `tables/<unit>/` (a file the user added there stays: `move_into`) and its published file to the top, record them."""
-    out, t0 = Path(out), time.time(); drop_unit(out, unit)
+    "Recompute `unit` in a staging folder, move its files into place and record them."
+    out, t0 = Path(out), time.time()
+    drop_unit(out, unit)
     tables = check_inside('tables', out, 'tables folder')  # not a link out of the output folder
     stage, final = tables / f'.{unit}.partial', tables / unit
-    shutil.rmtree(stage, ignore_errors=True); stage.mkdir(parents=True)
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir(parents=True)
     compute(stage)
     if final.is_symlink(): final.unlink()
     top = PUBLISHED.get(unit)
@@ -192,6 +203,7 @@ def table_units() -> tuple:
     "The units whose tables the claims and the report read: every registered analysis, then the claims."
     return unit_names(report=False)
 
+# %% ../../nbs/lib/23_plan.ipynb #292b7a65
 def load_tables(out_dir, preset:str|None=None, seeds=None, units=None) -> dict:
     "Every table of the reproduction in `out_dir` by name (of `units`, default `table_units()`), checked current."
     out, m = Path(out_dir), read_manifest(out_dir)
@@ -217,8 +229,7 @@ def load_tables(out_dir, preset:str|None=None, seeds=None, units=None) -> dict:
 # %% ../../nbs/lib/23_plan.ipynb #7e541a41
 def committed_tables(out_dir, # a finished reproduction, possibly made by an earlier version
                     ) -> dict:
-    """Every table of the reproduction in `out_dir` by name, for showing it: each file its manifest lists must have
-    the SHA-256 the manifest records; the analyses need not be current (`load_tables` checks that too)."""
+    "Every table of the reproduction in `out_dir` by name, for showing it: each file as its manifest records it."
     out, units = Path(out_dir), read_manifest(out_dir).get('units', {})
     if not units: raise FileNotFoundError(f"No reproduction in {out} (no manifest.json)")
     tables = {}
@@ -230,6 +241,7 @@ def committed_tables(out_dir, # a finished reproduction, possibly made by an ear
             if f.endswith('.csv'): tables[Path(f).stem] = pd.read_csv(out / f)
     return tables
 
+# %% ../../nbs/lib/23_plan.ipynb #dc1bca23
 def describe_committed(out_dir) -> str:
     "One line on what the reproduction in `out_dir` holds and whether the current code's settings made it."
     out, m = Path(out_dir), read_manifest(out_dir)
@@ -247,9 +259,9 @@ def default_out_dir(preset:str) -> Path:
     "Where a reproduction goes by default: `outputs/<preset>` in the working directory."
     return Path.cwd() / 'outputs' / preset
 
+# %% ../../nbs/lib/23_plan.ipynb #e1b470cb
 def check_inputs(study, device, out_dir, cache_root, adopt_out_dir:bool=False) -> tuple:
-    """(study, out, cache) of a reproduction, after every check that needs no write: the study, the device, the
-    output folder (`check_out_dir`), its manifest, and the cache root."""
+    "(study, out, cache) of a reproduction, after every check that needs no write."
     study = make_study(study) if isinstance(study, str) else study
     if not isinstance(study, StudyConfig):
         raise TypeError(f"study must be a StudyConfig (`make_study`) or a preset name; got {type(study).__name__}")

@@ -42,7 +42,8 @@ class ExecutorConfig:
             put(k, parse_int(getattr(self, k), k, 0, hi))
         if self.time_min < 1:
             raise ValueError(f"time_min must be an integer in [1, {60 * 24 * 14}], got {self.time_min!r}")
-        put('partition', parse_text(self.partition, 'partition')); put('folder', parse_text(self.folder, 'folder'))
+        put('partition', parse_text(self.partition, 'partition'))
+        put('folder', parse_text(self.folder, 'folder'))
 
 # %% ../../nbs/lib/13_executor.ipynb #c777460e
 def make_executor(spec=None, # None or '' (local), a name from `EXECUTORS`, a dict of fields, or an `ExecutorConfig`
@@ -77,7 +78,8 @@ def _worker_init(devices):
     "Start a local worker: own one GPU from `devices` (a queue), if any."
     global _DEVICE
     if devices is not None:
-        _DEVICE = devices.get(); torch.cuda.set_device(_DEVICE)
+        _DEVICE = devices.get()
+        torch.cuda.set_device(_DEVICE)
 
 # %% ../../nbs/lib/13_executor.ipynb #6f11feff
 def worker_device(device=None):
@@ -183,14 +185,16 @@ def _finish(i, result, out:dict, done:set, bar, on_done):
     "Record a finished task (and call `on_done`)."
     out[i] = result
     if on_done is not None: on_done(i, result)
-    done.add(i); bar.update()
+    done.add(i)
+    bar.update()
 
 # %% ../../nbs/lib/13_executor.ipynb #934c93bf
 def _graph_inline(tasks:dict, bar, on_done) -> dict:
     "The graph one task after another in this process."
     out, done = {}, set()
     while ready := ready_tasks(tasks, done, done):
-        i = ready[0]; _finish(i, tasks[i].fn(*tasks[i].args), out, done, bar, on_done)
+        i = ready[0]
+        _finish(i, tasks[i].fn(*tasks[i].args), out, done, bar, on_done)
     return out
 
 # %% ../../nbs/lib/13_executor.ipynb #bc845e6e
@@ -263,14 +267,17 @@ def train_all(configs:list, # `ExperimentConfig`s of the runs
     "Train every missing run of `configs`; return (the finished `Run`s in order, one status row per run)."
     ex = make_executor(executor)
     root = check_folder_choice(cache_root or default_cache_root(), 'Run cache', '--cache-root')
-    for c in configs: check_registries(c); check_run_path(run_dir(c, root))
+    for c in configs:
+        check_registries(c)
+        check_run_path(run_dir(c, root))
     todo = [c for c in configs if not (run_dir(c, root) / 'done.json').exists()]
     tasks = [(config_to_dict(c), str(root), device, ex.kind) for c in todo]
     done = dict(zip(map(run_dir, todo, [root] * len(todo)),
                     run_tasks(train_task, tasks, ex, 'training runs', progress, root / '.submitit')))
     for c in todo:  # runs another process held: wait for it (or train, if it gave up)
         if done[run_dir(c, root)]['status'] == 'busy':
-            t0 = time.time(); trained = train_run(c, run_dir(c, root), device, progress, lock_timeout=lock_timeout)
+            t0 = time.time()
+            trained = train_run(c, run_dir(c, root), device, progress, lock_timeout=lock_timeout)
             done[run_dir(c, root)] = dict(status='trained' if trained else 'waited', seconds=time.time() - t0)
     reused = dict(status='reused', seconds=0.)
     rows = [dict(condition=c.condition, seed=c.train.seed, **done.get(run_dir(c, root), reused)) for c in configs]

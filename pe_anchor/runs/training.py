@@ -97,9 +97,11 @@ def train_step(model, opt, sched, x, y, perm, cfg, scaler_ctx):
     with scaler_ctx:
         logits = model(x, perm=perm)
         loss = F.cross_entropy(logits, y, label_smoothing=cfg.train.label_smoothing)
-    opt.zero_grad(set_to_none=True); loss.backward()
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
     if cfg.train.grad_clip > 0: nn.utils.clip_grad_norm_(model.parameters(), cfg.train.grad_clip)
-    opt.step(); sched.step()
+    opt.step()
+    sched.step()
     return loss.item(), (logits.argmax(-1) == y).sum().item()
 
 # %% ../../nbs/lib/12_training.ipynb #7cf33af0
@@ -124,14 +126,16 @@ def shard_perm(perm, rank, world, device):
 def all_reduce_sums(*vals, device='cpu') -> list:
     "Sum scalars over processes (identity when not distributed)."
     if not dist.is_initialized(): return list(vals)
-    t = torch.tensor(vals, dtype=torch.float64, device=device); dist.all_reduce(t)
+    t = torch.tensor(vals, dtype=torch.float64, device=device)
+    dist.all_reduce(t)
     return t.tolist()
 
 # %% ../../nbs/lib/12_training.ipynb #ddac2c71
 def run_epoch(model, opt, sched, ds, cfg, epoch, device, progress=True) -> dict:
     "Train one epoch; return its summary metrics."
     torch.manual_seed(epoch_seed(cfg.train.seed, epoch) + 3)  # dropout / drop-path
-    rank, world = dist_info(); model.train()
+    rank, world = dist_info()
+    model.train()
     steps, tot, n, loss_sum, correct = len(ds) // cfg.train.batch_size, 0, 0, 0., 0
     bar = tqdm(total=steps, desc=f"{cfg.condition} s{cfg.train.seed} epoch {epoch}", disable=not progress or rank > 0,
                leave=False)
@@ -165,7 +169,9 @@ def restore(rdir, cfg, model, opt, sched):
     found = checkpoints(rdir / 'checkpoints', 'last')
     if not found: return 0, [], []
     ck = load_checkpoint(found[-1], run=config_hash(cfg), epoch=ckpt_epoch(found[-1]))
-    model.load_state_dict(ck['model']); opt.load_state_dict(ck['opt']); sched.load_state_dict(ck['sched'])
+    model.load_state_dict(ck['model'])
+    opt.load_state_dict(ck['opt'])
+    sched.load_state_dict(ck['sched'])
     return ck['epoch'], ck['metrics'], ck['ssdc']
 
 # %% ../../nbs/lib/12_training.ipynb #22a0fdb1
@@ -285,11 +291,13 @@ def get_trained(condition:str='ape', # one of `CONDITIONS`
                 **overrides,         # config field overrides, e.g. epochs=3
                ) -> Run:
     "The finished run of (condition, preset, seed, overrides): loaded from the cache, or trained first (`Run.trained`)."
-    cfg = make_config(condition, preset, seed=seed, **overrides); check_registries(cfg)
+    cfg = make_config(condition, preset, seed=seed, **overrides)
+    check_registries(cfg)
     rdir = run_dir(cfg, cache_root)
     trained = not (rdir / 'done.json').exists() and train_run(cfg, rdir, device, progress)
     check_run_config(rdir, cfg)
-    run = Run(rdir); run.trained = trained
+    run = Run(rdir)
+    run.trained = trained
     return run
 
 # %% ../../nbs/lib/12_training.ipynb #e2b74311

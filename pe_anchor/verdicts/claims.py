@@ -35,24 +35,31 @@ def claim_thresholds() -> dict:
                 acc_kept=ACC_KEPT)
 
 # %% ../../nbs/lib/21_claims.ipynb #f8a9b0c1
-def _finite(x) -> np.ndarray: x = np.asarray(x, dtype=float); return x[np.isfinite(x)]
+def _finite(x) -> np.ndarray:
+    x = np.asarray(x, dtype=float)
+    return x[np.isfinite(x)]
 
+# %% ../../nbs/lib/21_claims.ipynb #56ac0a4d
 def t_interval(values, confidence:float=CONFIDENCE) -> tuple:
     "(mean, low, high, n): Student-t interval of the mean of `values` (NaN bounds for fewer than 2 values)."
-    x = _finite(values); n = len(x)
+    x = _finite(values)
+    n = len(x)
     if n == 0: return (np.nan, np.nan, np.nan, 0)
     m = x.mean()
     if n < 2: return (m, np.nan, np.nan, 1)
     h = stats.t.ppf((1 + confidence) / 2, n - 1) * x.std(ddof=1) / math.sqrt(n)
     return (m, m - h, m + h, n)
 
+# %% ../../nbs/lib/21_claims.ipynb #5d5a80b4
 def welch_interval(a, b, confidence:float=CONFIDENCE) -> tuple:
     "(mean(a) − mean(b), low, high, min n): Welch's t interval of a difference of means."
-    a, b = _finite(a), _finite(b); n = min(len(a), len(b))
+    a, b = _finite(a), _finite(b)
+    n = min(len(a), len(b))
     if n == 0: return (np.nan, np.nan, np.nan, 0)
     d = a.mean() - b.mean()
     if n < 2: return (d, np.nan, np.nan, n)
-    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b); se = math.sqrt(va + vb)
+    va, vb = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+    se = math.sqrt(va + vb)
     if se == 0: return (d, d, d, n)
     df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
     h = stats.t.ppf((1 + confidence) / 2, df) * se
@@ -69,11 +76,13 @@ def verdict(low:float, high:float, above:float|None=None, below:float|None=None)
     if (above is not None and high < above) or (below is not None and low > below): return 'does not hold'
     return 'inconclusive'
 
+# %% ../../nbs/lib/21_claims.ipynb #22048116
 def meets(value:float, above:float|None=None, below:float|None=None) -> bool|None:
     "Does a point value satisfy the condition (None if it is missing)?"
     if value is None or not np.isfinite(value): return None
     return (above is None or value > above) and (below is None or value < below)
 
+# %% ../../nbs/lib/21_claims.ipynb #8cc8fb3b
 def claim_verdict(parts) -> str:
     "A claim's verdict from its parts' verdicts (premises excluded)."
     parts = list(parts)
@@ -84,6 +93,7 @@ def claim_verdict(parts) -> str:
 # %% ../../nbs/lib/21_claims.ipynb #a7e069e6
 def _flag(s:pd.Series) -> pd.Series: return s.astype(str).str.lower().isin(['true', '1'])
 
+# %% ../../nbs/lib/21_claims.ipynb #0eb86ff0
 def layer_curves(prof:pd.DataFrame, # profile rows (`ssdc_profiles`)
                  condition:str, permuted:str, # 'none' or an RPI estimator
                  value:str='ssdc', # or 'perm_sd'
@@ -95,19 +105,23 @@ def layer_curves(prof:pd.DataFrame, # profile rows (`ssdc_profiles`)
     if value not in p: return pd.DataFrame()
     return p.pivot_table(index='seed', columns='layer', values=value).sort_index(axis=1)
 
+# %% ../../nbs/lib/21_claims.ipynb #e94728d8
 def min_unpermuted(prof, condition) -> pd.Series: return layer_curves(prof, condition, 'none').min(axis=1)
 def max_abs_rpi(prof, condition, estimator='batch') -> pd.Series:
     return layer_curves(prof, condition, estimator).abs().max(axis=1)
 
+# %% ../../nbs/lib/21_claims.ipynb #1e62c9b0
 def late_layers(depth:int) -> list:
     "The later half of the layers: layer ≥ depth / 2."
     return [l for l in range(depth) if l >= depth / 2]
 
+# %% ../../nbs/lib/21_claims.ipynb #7117d0f5
 def late_rpi(prof, condition, estimator='batch') -> pd.Series:
     "Per seed: mean SSDC under RPI over the later half of the layers."
     cv = layer_curves(prof, condition, estimator)
     return cv[late_layers(cv.shape[1])].mean(axis=1)
 
+# %% ../../nbs/lib/21_claims.ipynb #b95830cf
 def perm_noise(prof, condition, estimator, layers=None) -> float:
     "SD of one permutation's SSDC under RPI: mean over seeds and `layers` (all if None); NaN if not measured."
     sd = layer_curves(prof, condition, estimator, 'perm_sd')
@@ -119,26 +133,31 @@ def early_layer(depth:int) -> int:
     "The paper's 'first two layers' (layers 1-2 of 0-11) rescaled to a model of `depth` layers."
     return max(1, round(2 * (depth - 1) / 11))
 
+# %% ../../nbs/lib/21_claims.ipynb #7d365b4f
 def rpi_rise(prof, condition, estimator='batch') -> pd.Series:
     "Per seed: the rise of RPI SSDC above layer 0, max_l s_l − s_0."
     cv = layer_curves(prof, condition, estimator)
     return cv.max(axis=1) - cv[0] if len(cv.columns) else pd.Series(dtype=float)
 
+# %% ../../nbs/lib/21_claims.ipynb #7f7e8051
 def _share(cv, le:int):
     "Share of the rise above layer 0 reached by layer `le`, per row of `cv` (layers as columns)."
     return (cv.loc[:, 1:le].max(axis=1) - cv[0]) / (cv.max(axis=1) - cv[0])
 
+# %% ../../nbs/lib/21_claims.ipynb #cab77877
 def early_share(prof, condition, estimator='batch') -> pd.Series:
     "Per seed: share of the RPI rise above layer 0 reached by `early_layer` (NaN if the rise is ≈ 0 or depth < 4)."
     cv = layer_curves(prof, condition, estimator)
     if cv.shape[1] < 4: return pd.Series(np.nan, index=cv.index, dtype=float)
     return _share(cv, early_layer(cv.shape[1])).where(cv.max(axis=1) - cv[0] > APPROX_ZERO)
 
+# %% ../../nbs/lib/21_claims.ipynb #a2337a31
 def rpi_shape(prof, condition, estimator='batch') -> str:
     "The shape of the mean RPI SSDC curve in words: where it peaks, and the share of its rise reached by L_e."
     cv = layer_curves(prof, condition, estimator)
     if cv.empty: return f'{condition}: not measured'
-    m = cv.mean(axis=0).to_frame().T; depth, le = cv.shape[1], early_layer(cv.shape[1])
+    m = cv.mean(axis=0).to_frame().T
+    depth, le = cv.shape[1], early_layer(cv.shape[1])
     text = f"{condition} peaks at layer {int(m.iloc[0].idxmax())} of 0-{depth - 1}"
     if not (m.max(axis=1) - m[0]).iloc[0] > 0 or depth < 2: return text + ' (no rise above layer 0)'
     return text + f", {_share(m, le).iloc[0]:.0%} of its rise above layer 0 by layer {le}"
@@ -150,6 +169,7 @@ def corruption_fs(frag:pd.DataFrame) -> dict:
     t = t[t.metric.str.startswith('fs_')]
     return {m[3:]: {c: g.set_index('seed').value for c, g in tm.groupby('condition')} for m, tm in t.groupby('metric')}
 
+# %% ../../nbs/lib/21_claims.ipynb #3cb8012e
 def curve_fs(frag:pd.DataFrame) -> dict:
     "Per (corruption, severity) of the severity curves, in their order: {condition: per-seed FS}."
     st = severity_table(frag)
@@ -164,11 +184,13 @@ def sweep_at(sweep:pd.DataFrame, condition:str, column:str, alpha:float, estimat
         s = s[s.permuted.astype(str) == (estimator or s.permuted.astype(str).iloc[0])]
     return s.set_index('seed')[column].astype(float) if column in s else pd.Series(dtype=float)
 
+# %% ../../nbs/lib/21_claims.ipynb #a2666722
 def low_alpha(sweep:pd.DataFrame, condition:str) -> float|None:
     "α_low: 0.1 if swept, else the smallest swept α in (0, 1)."
     a = sorted(float(x) for x in sweep.alpha[sweep.condition == condition].unique() if 0 < float(x) < 1)
     return None if not a else 0.1 if any(np.isclose(a, 0.1)) else a[0]
 
+# %% ../../nbs/lib/21_claims.ipynb #3d0eed60
 def fs_alpha(sweep:pd.DataFrame, condition:str, alpha_low:float|None) -> float|None:
     "α_FS: the smallest α ≥ α_low, below 1, at which every seed is `interpretable` (clean accuracy ≥ 2 × chance)."
     if alpha_low is None: return None
@@ -177,6 +199,7 @@ def fs_alpha(sweep:pd.DataFrame, condition:str, alpha_low:float|None) -> float|N
     a = sorted(float(x) for x, good in ok.items() if good and alpha_low - 1e-9 <= float(x) < 1)
     return a[0] if a else None
 
+# %% ../../nbs/lib/21_claims.ipynb #38804e07
 def kept_alphas(sweep:pd.DataFrame, condition:str, share:float=ACC_KEPT) -> list:
     "The α < 1, largest first, at which every seed keeps ≥ `share` of its own clean accuracy at α = 1."
     s = sweep[sweep.condition == condition]

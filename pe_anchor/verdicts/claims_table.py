@@ -23,8 +23,10 @@ __all__ = ['sweep_alphas', 'severity_verdicts', 'severity_summary_rows', 'severi
 # %% ../../nbs/lib/21_claims_table.ipynb #fc4c5638
 def _paired(a:pd.Series, b:pd.Series) -> pd.Series: return (a - b).dropna()
 
+# %% ../../nbs/lib/21_claims_table.ipynb #75677cbb
 RPI_PART_ESTIMATORS = tuple(RPI_ESTIMATORS)
 
+# %% ../../nbs/lib/21_claims_table.ipynb #fa63f062
 def _part(claim, part, stat, vals, above=None, below=None, estimator='any', note='', perm_sd=np.nan,
           role='test', requires=None, testable:bool=True, corruption='', severity='', paper_part=None,
           detail='') -> dict:
@@ -35,6 +37,7 @@ def _part(claim, part, stat, vals, above=None, below=None, estimator='any', note
                 note=note, perm_sd=perm_sd, role=role, requires=requires, testable=testable, corruption=corruption,
                 severity=severity, paper_part=paper_part or part, detail=detail)
 
+# %% ../../nbs/lib/21_claims_table.ipynb #d1a9b85d
 def _rpi_parts(prof, e) -> list:
     "The parts of C1, C2, C3 and C7 that read SSDC under RPI estimator `e`."
     E, out = APPROX_ZERO, []
@@ -65,23 +68,27 @@ def _c4_parts(jpeg:dict, tag:str='', **kw) -> list:
     return [_part('C4', f'{r} vs {p}{tag}', f'JPEG FS({r}) − JPEG FS({p})', (jpeg.get(r, _NONE), jpeg.get(p, _NONE)),
                   above=0, **kw) for p in PE_CONDITIONS for r in CONTROLS]
 
+# %% ../../nbs/lib/21_claims_table.ipynb #7c8e596c
 def _c5_parts(f:dict, name:str, tag:str='', **kw) -> list:
     "C5: FS(other) − FS(rope) > 0 for every other condition, on one corruption setting."
     return [_part('C5', f'{q} vs rope ({name}{tag})', f'{name} FS({q}) − {name} FS(rope)',
                   (f.get(q, _NONE), f.get('rope', _NONE)), above=0, **kw) for q in ('ape', 'sincos', 'none', 'rpt')]
 
+# %% ../../nbs/lib/21_claims_table.ipynb #5c7a0541
 def _fs_parts(fs:dict) -> list:
     "C4 (JPEG) and C5 (JPEG and blur) at the paper's settings."
     return (_c4_parts(fs.get('jpeg', {}), corruption='jpeg', severity='paper')
             + [p for corr, name in (('jpeg', 'JPEG'), ('blur', 'blur'))
                for p in _c5_parts(fs.get(corr, {}), name, corruption=corr, severity='paper')])
 
+# %% ../../nbs/lib/21_claims_table.ipynb #ddee4c4d
 def _nominal_tag(corruption:str, severity:str) -> str|None:
     "The paper's C5 name tag ('JPEG', 'blur') if this curve setting is the paper's own setting, else None."
     pc = paper_corruption(corruption)
     same = pc is not None and corruption_params(corruption, severity) == corruption_params(pc)
     return ('JPEG' if pc == 'jpeg' else pc) if same else None
 
+# %% ../../nbs/lib/21_claims_table.ipynb #0d0edcc7
 def _curve_parts(curves:dict) -> list:
     "C4 (JPEG curves) and C5 (every curve) at every severity, role 'severity'."
     out = []
@@ -102,6 +109,7 @@ def sweep_alphas(sweep:pd.DataFrame) -> dict:
     "Per swept condition: (α_low, α_FS), the α at which C6 reads ΔSSDC and FS."
     return {c: (low_alpha(sweep, c), fs_alpha(sweep, c, low_alpha(sweep, c))) for c in ('ape', 'sincos')}
 
+# %% ../../nbs/lib/21_claims_table.ipynb #a1992f91
 def _c6_ssdc_parts(sweep, c:str, lo, e:str) -> list:
     "C6 for `c` under estimator `e`: ΔSSDC and the RPI area fall from clearly > 0 at α = 1 to ≈ 0 at α_low."
     E, n1, out = APPROX_ZERO, '' if lo is not None else 'no α in (0, 1) swept', []
@@ -134,6 +142,7 @@ def _c6_fs_parts(sweep, c:str, lo, af, kept:list) -> list:
                          'clean accuracy in every seed (or no clean accuracy in the sweep)', **kw))
     return out
 
+# %% ../../nbs/lib/21_claims_table.ipynb #b915e706
 def _sweep_parts(sweep, pe_scales:dict, rpi, kept:dict) -> list:
     "C6: ΔSSDC and RPI area fall to ≈ 0 as α falls (per estimator, with their premises); JPEG FS rises (any)."
     out = []
@@ -183,14 +192,17 @@ def _summary(values) -> tuple:
     if isinstance(values, tuple): return (*welch_interval(*values), 'Welch t 95%')
     return (*t_interval(values), 't 95%')
 
+# %% ../../nbs/lib/21_claims_table.ipynb #e75b60eb
 def _threshold(above, below) -> str:
     return ' and '.join(f"{op} {v:g}" for op, v in (('>', above), ('<', below)) if v is not None)
 
+# %% ../../nbs/lib/21_claims_table.ipynb #a439c634
 def _premise_note(o:dict, pre:dict) -> str:
     "Why a part is not testable: its premise's measured value and interval."
     return (f"premise not met: {o['requires'].replace(' (premise)', '')} = {pre['ours']:.3f} "
             f"[{pre['ci_low']:.3f}, {pre['ci_high']:.3f}], not {pre['threshold']}")
 
+# %% ../../nbs/lib/21_claims_table.ipynb #40b62041
 def _part_rows(ours:list, paper:dict) -> pd.DataFrame:
     "Our parts summarised, premises applied, beside the paper's value of the same part."
     rows, found = [], {}
@@ -229,9 +241,9 @@ def _fake_curves(means:dict, rng, seeds=range(3)) -> pd.DataFrame:
                                      fs=fs + rng.normal(0, .01)))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/lib/21_claims_table.ipynb #a4bf3c0d
 def fake_tables(rng=np.random.default_rng(0), fs_rope=0.30, curves:bool=False):
-    """Per-seed tables shaped like the paper's reported means, with seed noise, both estimators: fixtures for tests
-    and examples (`curves`: add the severity curves)."""
+    "Per-seed tables shaped like the paper's reported means, with seed noise, both estimators: fixtures for tests"
     rp, fs, ps = paper_sources(paper_reference())
     rpi = rp[rp.permuted == 'batch']
     prof = pd.concat([rp, rpi.assign(permuted='image')])
@@ -260,6 +272,7 @@ def severity_verdicts(claims:pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=['claim', 'corruption', 'severity', 'setting', 'verdict', 'parts',
                                        'parts_holding'])
 
+# %% ../../nbs/lib/21_claims_table.ipynb #ed16af5d
 def severity_summary_rows(sv:pd.DataFrame) -> pd.DataFrame:
     "One `severity summary` row per claim and curve: does the claim hold at all, some or none of its severities?"
     rows = []
@@ -301,7 +314,8 @@ def claims_table(tables:dict, # 'ssdc_profiles', 'fragility', 'alpha_sweep' tabl
     ours = claim_statistics(prof if len(prof) else empty, fs, sweep, rpi, scales, kept, curves)
     ref = reference if reference is not None else paper_reference()
     paper = {(p['claim'], p['part']): p for p in claim_statistics(*paper_sources(ref), ('batch',), scales, kept)}
-    t = _part_rows(ours, paper); sv = severity_verdicts(t)
+    t = _part_rows(ours, paper)
+    sv = severity_verdicts(t)
     t = pd.concat([t, severity_summary_rows(sv)], ignore_index=True)
     t = t.iloc[np.argsort(t.claim.map({c: i for i, c in enumerate(CLAIMS)}).to_numpy(), kind='stable')]
     tests = t[t.role == 'test']

@@ -28,6 +28,7 @@ def preregistration_path() -> Path:
     here = checkout_root() / 'data' / PREREG_FILE
     return here if here.exists() else data_dir() / PREREG_FILE
 
+# %% ../../nbs/lib/21a_confirm.ipynb #942fed84
 def preregistration(path=None) -> dict:
     "The machine-readable block of a pre-registration document."
     text = Path(path or preregistration_path()).read_text(encoding='utf-8')
@@ -46,6 +47,7 @@ def first_commit(path) -> str:
     found = r.stdout.split()
     return found[-1] if r.returncode == 0 and found else ''
 
+# %% ../../nbs/lib/21a_confirm.ipynb #6dc09321
 def departures(text:str) -> list:
     "The bullets of a pre-registration's `## Departures` section, each as one line."
     section = re.split(r'^## Departures[^\n]*\n', text, maxsplit=1, flags=re.M)
@@ -53,6 +55,7 @@ def departures(text:str) -> list:
     body = re.split(r'^## ', section[1], maxsplit=1, flags=re.M)[0]
     return [' '.join(b.split()) for b in re.split(r'^- ', body, flags=re.M)[1:]]
 
+# %% ../../nbs/lib/21a_confirm.ipynb #e780f2f8
 def preregistration_record(path=None) -> dict:
     "The pre-registration a report decides by: file, SHA-256, the commit that first added it, its departures."
     p = Path(path or preregistration_path())
@@ -89,16 +92,20 @@ def _one_sided(m:float, se:float, df:int, bound:float, greater:bool) -> float:
     t = (m - bound) / se
     return float(stats.t.sf(t, df) if greater else stats.t.cdf(t, df))
 
+# %% ../../nbs/lib/21a_confirm.ipynb #0eadd964
 def paired(a:pd.Series, b:pd.Series|None=None) -> pd.Series:
     "Per-seed values of `a`, or of `a − b` over the seeds both have."
     return a.dropna() if b is None else (a - b).dropna()
 
+# %% ../../nbs/lib/21a_confirm.ipynb #2ac624ca
 def part_test(x:pd.Series, # per-seed values (or paired differences)
               above:float|None=None, below:float|None=None, # the region: x > above, x < below, or both
               confidence:float=0.95,
              ) -> dict:
     "Mean, t interval, n, p_hold, p_fail and the part's verdict."
-    x = np.asarray(x, float); x = x[np.isfinite(x)]; n = len(x)
+    x = np.asarray(x, float)
+    x = x[np.isfinite(x)]
+    n = len(x)
     if n < 2: return dict(ours=x.mean() if n else np.nan, ci_low=np.nan, ci_high=np.nan, n_seeds=n, p_hold=np.nan,
                           p_fail=np.nan, part_verdict='inconclusive' if n else 'not testable')
     m, se, df = x.mean(), x.std(ddof=1) / math.sqrt(n), n - 1
@@ -115,19 +122,22 @@ def part_test(x:pd.Series, # per-seed values (or paired differences)
 # %% ../../nbs/lib/21a_confirm.ipynb #c2c57cb8
 def holm(p, m:int|None=None) -> np.ndarray:
     "Holm-adjusted p-values (step-down, monotone) over a family of `m` tests (default: the finite p), NaN kept."
-    p = np.asarray(p, float); out = np.full(len(p), np.nan); ok = np.flatnonzero(np.isfinite(p))
+    p = np.asarray(p, float)
+    out = np.full(len(p), np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
     order, k, run = ok[np.argsort(p[ok], kind='stable')], max(m or 0, len(ok)), 0.0
     for i, j in enumerate(order):
-        run = max(run, min(1.0, (k - i) * p[j])); out[j] = run
+        run = max(run, min(1.0, (k - i) * p[j]))
+        out[j] = run
     return out
 
+# %% ../../nbs/lib/21a_confirm.ipynb #19ab50fe
 def claim_decision(parts:pd.DataFrame, level:float=0.025) -> str:
     "The primary verdict from the deciding parts (`part_verdict`, `p_fail_holm`), as the pre-registration rules."
     if (parts.p_fail_holm <= level).any(): return 'does not hold'
     if parts.part_verdict.isin(['not testable', 'not interpretable']).any():
         return 'not interpretable' if parts.part_verdict.eq('not interpretable').any() else 'not testable'
     return 'holds' if len(parts) and parts.part_verdict.eq('holds').all() else 'inconclusive'
-
 
 # %% ../../nbs/lib/21a_confirm.ipynb #39d5d492
 def damage_matched_setting(selection:pd.DataFrame, # fragility rows of the selection half (final, with curves)
@@ -146,6 +156,7 @@ def damage_matched_setting(selection:pd.DataFrame, # fragility rows of the selec
             f"{1 - target_fs:.3f})" + ('' if reach else '; the ladder cannot reach the target: its harshest setting'))
     return dict(severity=sev, kept=float(kept.iloc[i]), note=note)
 
+# %% ../../nbs/lib/21a_confirm.ipynb #7b682767
 def alpha_c6(selection_sweep:pd.DataFrame, # α-sweep rows of the selection half
              condition:str='ape', share:float=0.75) -> float|None:
     "The smallest α < 1 at which every seed of `condition` keeps ≥ `share` of its α = 1 clean accuracy."
@@ -168,6 +179,7 @@ def fs_at(frag_rep:pd.DataFrame, corruption:str, severity) -> tuple:
     g = lambda col: {c: x.set_index('seed')[col].astype(float) for c, x in d.groupby('condition')}
     return g('fs'), g('acc_shift')
 
+# %% ../../nbs/lib/21a_confirm.ipynb #66d59c05
 def _sweep(sw:pd.DataFrame, condition:str, column:str, alpha:float|None, estimator:str|None=None) -> pd.Series:
     "Per seed: `column` of the α sweep at `alpha` (under `estimator` if given)."
     if alpha is None: return pd.Series(dtype=float)
@@ -175,6 +187,7 @@ def _sweep(sw:pd.DataFrame, condition:str, column:str, alpha:float|None, estimat
     if estimator: s = s[s.permuted == estimator]
     return s.drop_duplicates('seed').set_index('seed')[column].astype(float)
 
+# %% ../../nbs/lib/21a_confirm.ipynb #de14da21
 def _p(claim, part, statistic, values, above=None, below=None, premise=None, floor=False, **kw) -> dict:
     return dict(claim=claim, part=part, statistic=statistic, values=values, above=above, below=below,
                 premise=premise, floor=floor, **kw)
@@ -190,15 +203,19 @@ def _fs_parts(claim:str, pairs:list, fs:dict, acc:dict, floor:float, corruption:
                       floor=low, corruption=corruption, severity=str(severity)))
     return out
 
+# %% ../../nbs/lib/21a_confirm.ipynb #cafcfef0
 C4_PAIRS = [(r, p, f'{r} vs {p}') for p in PE_CONDITIONS for r in CONTROLS]
 C5_PAIRS = [(q, 'rope', f'{q} vs rope (JPEG)') for q in (*PE_CONDITIONS, *CONTROLS) if q != 'rope']
 
+# %% ../../nbs/lib/21a_confirm.ipynb #60acac70
 def _c7_parts(prof, pr:dict, eps:float) -> list:
     "C7: D = R_e − θ·R per seed (every seed), with the premise R > ε."
     c7, out = pr['claims']['C7'], []
     for c in c7['deciding']:
         cv = layer_curves(prof, c, pr['primary_estimator'])
-        if cv.empty or cv.shape[1] < 2: out.append(_p('C7', c, 'D', pd.Series(dtype=float))); continue
+        if cv.empty or cv.shape[1] < 2:
+            out.append(_p('C7', c, 'D', pd.Series(dtype=float)))
+            continue
         le = c7.get('early_layer', early_layer(cv.shape[1]))
         rise, early = cv.max(axis=1) - cv[0], cv.loc[:, 1:le].max(axis=1) - cv[0]
         th, gt = c7['theta'][c], c7['direction'][c] == '>'
@@ -212,6 +229,7 @@ def _below_floor(sw:pd.DataFrame, alphas, chance:float) -> bool:
     "Does any `ape` seed keep less than 2 × chance clean accuracy at any of `alphas` (the α floor guard)?"
     return any(bool((_sweep(sw, 'ape', 'acc_clean', a) < 2 * chance).any()) for a in alphas if a is not None)
 
+# %% ../../nbs/lib/21a_confirm.ipynb #67f3fbca
 def _c6_parts(sw:pd.DataFrame, pr:dict, chance:float, a6) -> list:
     "C6: the ΔSSDC drop and ΔSSDC at α = 0.1 (premise ΔSSDC(α=1) > ε; the α floor guard by reading) and the FS rise."
     e, eps, lo = pr['primary_estimator'], pr['epsilon'], pr['claims']['C6']['alpha_low']
@@ -256,6 +274,7 @@ def deciding_parts(tables:dict, # the report half's tables ('ssdc_profiles', 'fr
 def _threshold(above, below) -> str:
     return ' and '.join(f"{op} {v:g}" for op, v in (('>', above), ('<', below)) if v is not None)
 
+# %% ../../nbs/lib/21a_confirm.ipynb #c137adb5
 def _premise(p:dict, eps:float, how:str) -> tuple:
     "(does the premise fail under reading `how`, a note on it): 'fails' needs its interval wholly ≤ ε."
     pre = part_test(p['premise'][1], above=eps)
@@ -264,6 +283,7 @@ def _premise(p:dict, eps:float, how:str) -> tuple:
     if how == 'not shown' or pre['part_verdict'] == 'does not hold': return True, f"premise not met: {text}"
     return False, f"premise not shown to hold, not failed either: {text}"
 
+# %% ../../nbs/lib/21a_confirm.ipynb #3f9aa17a
 def evaluate_part(p:dict, eps:float, rd:dict|None=None) -> dict:
     "A part's row: its test, then its premise and the floor guards applied, under the reading `rd` (default primary)."
     rd, r, note = rd or reading(), part_test(p['values'], p['above'], p['below']), p.get('missing', '')
@@ -281,6 +301,7 @@ def evaluate_part(p:dict, eps:float, rd:dict|None=None) -> dict:
                 ci_method='paired t 95%' if paired_ else 't 95%', corruption=p.get('corruption', ''),
                 severity=p.get('severity', ''), note=note, **r)
 
+# %% ../../nbs/lib/21a_confirm.ipynb #ece49a87
 def decide(parts:list, eps:float, role:str='deciding', rd:dict|None=None, label:str='') -> pd.DataFrame:
     "Rows of the parts with Holm-adjusted p_fail within each claim, and one verdict row per claim (`label`led)."
     rd = rd or reading()
@@ -328,6 +349,7 @@ def claim_decisions(tables:dict, pr:dict, chance:float, rd:dict|None=None, estim
     t = decide(deciding_parts(tables, pr, chance)[0], pr['epsilon'], rd=rd)
     return t[t.role == 'primary'].set_index('claim')
 
+# %% ../../nbs/lib/21a_confirm.ipynb #feb1be1e
 def reading_rows(tables:dict, pr:dict, chance:float) -> pd.DataFrame:
     "Per claim and phrase of `READINGS`: the verdict with that phrase read the other way (role 'reading')."
     base, rows = claim_decisions(tables, pr, chance).part_verdict, []
@@ -356,6 +378,7 @@ def _secondary(tables:dict, pr:dict, chance:float) -> list:
                                  label=f' at {corr} {sev}'))
     return out
 
+# %% ../../nbs/lib/21a_confirm.ipynb #ed1edda0
 WELCH = 'Welch t 95%'  # the exploratory table's unpaired interval: not computed for the confirmatory study
 
 def study_claims(tables:dict, # the study's tables by name (`load_tables`)
@@ -363,8 +386,7 @@ def study_claims(tables:dict, # the study's tables by name (`load_tables`)
                  reference:pd.DataFrame|None=None, # the paper's numbers
                  pr:dict|None=None, # the pre-registration block (default: `preregistration()`)
                 ) -> pd.DataFrame:
-    """The claims table without its unpaired (Welch) parts, then the primary verdicts per claim, what they rest on, the
-    verdicts under the other readings and the secondary parts; `verdict_<estimator>`: the primary rule's verdict."""
+    "The claims table without its unpaired (Welch) parts, then the primary verdicts per claim and what they rest on."
     pr, ref = pr or preregistration(), reference if reference is not None else paper_reference()
     t = claims_table(tables, ref)
     if 'ssdc_profiles' not in tables or 'fragility' not in tables: return t

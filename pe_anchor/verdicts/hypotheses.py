@@ -32,6 +32,7 @@ def families_preregistration_path() -> Path:
     here = checkout_root() / 'data' / FAMILIES_PREREG
     return here if here.exists() else data_dir() / FAMILIES_PREREG
 
+# %% ../../nbs/lib/21c_families.ipynb #de1cc363
 def families_preregistration() -> dict:
     "The machine-readable block of `data/preregistration-families.md`."
     return preregistration(families_preregistration_path())
@@ -43,15 +44,18 @@ QUESTIONS = {  # what each hypothesis asks of an encoding e (the document's word
     'H3': "does e rank behind `ape` and `rope` (more fragile than both) at the primary JPEG severity"}
 H3_REFERENCES = ('ape', 'rope')  # the paper's encodings H3 ranks e against
 
+# %% ../../nbs/lib/21c_families.ipynb #6ca22b48
 def hypothesis_ids(pr:dict) -> list:
     "H1-H3 for each encoding of the block, in the document's order."
     return [f'{q}-{e}' for q in QUESTIONS for e in pr['conditions']]
 
+# %% ../../nbs/lib/21c_families.ipynb #85d3d1ca
 def fs_pairs(pr:dict) -> dict:
     "Per H2/H3 hypothesis: its deciding parts as (worse, better, name), each a paired FS(worse) − FS(better) > 0."
     out = {f'H2-{e}': [(c, e, f'{c} vs {e}') for c in CONTROLS] for e in pr['conditions']}
     return out | {f'H3-{e}': [(e, r, f'{e} vs {r}') for r in H3_REFERENCES] for e in pr['conditions']}
 
+# %% ../../nbs/lib/21c_families.ipynb #ffd5986e
 def region(pr:dict, hypothesis:str) -> float:
     "The lower bound of a hypothesis's region in the block ('> epsilon' or '> <number>')."
     m = re.fullmatch(r'>\s*(epsilon|[-\d.]+)', pr['hypotheses'][hypothesis]['region'].strip())
@@ -90,6 +94,7 @@ def _fake_fragility(fs:dict, seeds, rng, acc:float=.8, sd:float=.004) -> pd.Data
                                  permuted='none', alpha=1.0, acc_clean=acc, acc_shift=acc * (1 - f), fs=f))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/lib/21c_families.ipynb #5796c496
 def fake_family_tables(h1:dict=FAKE_H1, # condition -> (late SSDC under batch RPI, under image RPI, SD over seeds)
                        fs:dict=FAKE_FS, # condition -> mean JPEG FS at the harshest setting
                        seeds=range(100, 106), rng=None) -> dict:
@@ -103,11 +108,13 @@ NO_PROFILES = pd.DataFrame(columns=['condition', 'seed', 'trained', 'layer', 'pe
 NO_FRAGILITY = pd.DataFrame(columns=['condition', 'seed', 'checkpoint', 'corruption', 'severity', 'permuted', 'alpha',
                                      'acc_clean', 'acc_shift', 'fs'])
 
+# %% ../../nbs/lib/21c_families.ipynb #e87840d9
 def _part(hyp, part, statistic, values, above, floor=False, missing='', **kw) -> dict:
     "A deciding part as `confirm.evaluate_part` reads it (no part of H1-H3 has a premise)."
     return dict(claim=hyp, part=part, statistic=statistic, values=values, above=above, below=None, premise=None,
                 floor=floor, missing=missing, **kw)
 
+# %% ../../nbs/lib/21c_families.ipynb #8eef8516
 def h1_parts(prof:pd.DataFrame, pr:dict, estimator:str|None=None) -> list:
     "H1-e for each encoding: mean SSDC under RPI (`estimator`, default the primary) over layers ≥ depth/2."
     e, out = estimator or pr['primary_estimator'], []
@@ -130,6 +137,7 @@ def fs_parts(hyp:str, pairs:list, fs:dict, acc:dict, floor:float, corruption:str
                          severity=str(severity)))
     return out
 
+# %% ../../nbs/lib/21c_families.ipynb #9cd8a939
 def hypothesis_parts(tables:dict, # report half 'ssdc_profiles', 'fragility'; selection half 'fragility_selection'
                      pr:dict, chance:float, estimator:str|None=None) -> tuple:
     "(every deciding part of the nine hypotheses, the choice made on the selection half)."
@@ -151,6 +159,7 @@ def _as_hypotheses(t:pd.DataFrame) -> pd.DataFrame:
     t = t.rename(columns={'claim': 'hypothesis'})
     return t.assign(statistic=t.statistic.str.replace('claim', 'hypothesis'))
 
+# %% ../../nbs/lib/21c_families.ipynb #fa068a8f
 def hypothesis_decisions(tables:dict, pr:dict, chance:float, rd:dict|None=None,
                          estimator:str|None=None) -> pd.DataFrame:
     "Each hypothesis's primary row under the reading `rd` and the RPI `estimator` (default: the block's primary)."
@@ -183,6 +192,7 @@ def _fs_hypotheses(pr:dict, fs:dict, acc:dict, chance:float, corruption:str, sev
             for p in fs_parts(h, [(a, b, n + at) for a, b, n in pairs], fs, acc, 2 * chance, corruption, severity,
                               region(pr, h))]
 
+# %% ../../nbs/lib/21c_families.ipynb #f6fe2ad0
 def secondary_parts(tables:dict, pr:dict, chance:float) -> list:
     "H1 under the secondary RPI estimators; H2, H3 on blur (damage-matched) and at the paper's nominal settings."
     prof, frag, eps = tables.get('ssdc_profiles', NO_PROFILES), tables.get('fragility', NO_FRAGILITY), pr['epsilon']
@@ -204,6 +214,7 @@ def _counted(hyp:str, corruption:str, got:list) -> dict:
                 corruption=corruption, severity='all', part_verdict=f"holds at {len(n['holds'])} of {len(got)}",
                 note='; '.join(f"{v} {len(s)}" + (f" ({', '.join(s)})" if s else '') for v, s in n.items()))
 
+# %% ../../nbs/lib/21c_families.ipynb #4709fcd8
 def hypothesis_severity_counts(frag_rep:pd.DataFrame, pr:dict, chance:float) -> pd.DataFrame:
     "One row per H2/H3 hypothesis and ladder: how many of the ladder's settings give each verdict."
     got = {}
@@ -221,6 +232,7 @@ def _described(part:str, statistic:str, x:pd.Series, method:str, low:bool) -> di
                 ci_high=hi, n_seeds=n, part_verdict='not interpretable' if low else np.nan,
                 note='a run keeps less than 2 × chance accuracy here (the floor guard)' if low else 'descriptive')
 
+# %% ../../nbs/lib/21c_families.ipynb #5cf9d168
 def fs_ranking(frag_rep:pd.DataFrame, corruption:str, severity, chance:float) -> pd.DataFrame:
     "Every condition's mean FS at one setting, least fragile first, then every paired difference (descriptive)."
     fs, acc = fs_at(frag_rep, corruption, severity)
@@ -267,10 +279,12 @@ def holds_families(study, pr:dict|None=None) -> bool:
     pr = pr or families_preregistration()
     return bool(study) and (set(pr['conditions']) | set(pr['paired_with'])) <= set(study.conditions)
 
+# %% ../../nbs/lib/21c_families.ipynb #32366dce
 def _registered(study, pr:dict) -> bool:
     "Is `study` the one the document registered: every new and paired condition, its preset, its seeds?"
     return holds_families(study, pr) and study.preset == pr['preset'] and list(study.seeds) == pr['seeds']
 
+# %% ../../nbs/lib/21c_families.ipynb #742f04df
 def _hypothesis_rows(tables:dict, pr:dict, chance:float, expected:str|None) -> pd.DataFrame:
     "The setting's check, primary verdicts, deciding parts, readings, secondary parts; the choice in each primary row."
     parts, choice = hypothesis_parts(tables, pr, chance)
@@ -314,6 +328,7 @@ class StudyRecord:
     compute: Callable  # (tables, study) -> DataFrame: the table, from the merged study's analysis tables
     source: Callable  # () -> dict: the block it is decided by (hashed into the claims' fingerprint)
 
+# %% ../../nbs/lib/21c_families.ipynb #b064cfde
 STUDY_RECORDS = {}  # table name -> StudyRecord
 
 def register_record(name:str, record:StudyRecord) -> StudyRecord:
@@ -322,10 +337,12 @@ def register_record(name:str, record:StudyRecord) -> StudyRecord:
     STUDY_RECORDS[name] = record
     return record
 
+# %% ../../nbs/lib/21c_families.ipynb #28c58428
 def study_records(study) -> dict:
     "The pre-registered tables `study` gets beside `claims.csv`: {name: `StudyRecord`}."
     return {n: r for n, r in STUDY_RECORDS.items() if study is not None and r.applies(study)}
 
+# %% ../../nbs/lib/21c_families.ipynb #61c3edf1
 register_record('hypotheses', StudyRecord(holds_families, study_hypotheses, families_preregistration))
 
 # %% ../../nbs/lib/21c_families.ipynb #d50c52d1
@@ -363,6 +380,7 @@ def hypotheses_summary(h:pd.DataFrame, # a hypotheses table (`study_hypotheses`,
                          'deciding parts holding': held.agg(lambda v: f"{(v == 'holds').sum()} of {len(v)}"),
                          'verdict under image RPI': prim.verdict_image}).rename_axis('hypothesis')
 
+# %% ../../nbs/lib/21c_families.ipynb #62ed81f9
 DECIDING_COLUMNS = ['hypothesis', 'part', 'statistic', 'n_seeds', 'ours', 'ci_low', 'ci_high', 'p_fail_holm',
                     'part_verdict', 'note']
 
@@ -378,11 +396,13 @@ def plot_families_rpi(tables:dict, estimator:str='batch'):
     return plot_ssdc_layers(d, title=f"SSDC under {estimator} RPI per layer, every encoding (our extension)",
                             yaxis='SSDC under RPI')
 
+# %% ../../nbs/lib/21c_families.ipynb #6ced6ca2
 def plot_families_fs(tables:dict):
     "Fragility Score against JPEG quality, every condition: three more encodings beside the paper's (our extension)"
     f = tables['fragility']
     return plot_severity(f[f.corruption.isin(['jpeg-q', 'jpeg'])])
 
+# %% ../../nbs/lib/21c_families.ipynb #157311a8
 FAMILY_FIGURES = {'families_rpi': plot_families_rpi, 'families_fs': plot_families_fs}  # name -> figure of the tables
 
 def families_figures(tables:dict) -> dict:

@@ -44,6 +44,7 @@ def peak_layers(prof:pd.DataFrame, # profile rows (`ssdc_profiles`)
     rows = {c: layer_curves(prof, c, estimator).idxmax(axis=1) for c in conditions}
     return pd.DataFrame({c: v for c, v in rows.items() if len(v)}).T.rename_axis(index='condition', columns='seed')
 
+# %% ../../nbs/lib/21b_record.ipynb #141740c4
 def peak_sentence(peaks:pd.DataFrame) -> str:
     "One sentence: per condition, how many seeds peak at each layer."
     say = lambda s: ', '.join(f"layer {int(l)} in {n} of {len(s)} seeds" for l, n in s.value_counts().sort_index().items())
@@ -60,6 +61,7 @@ def estimator_note(claims:pd.DataFrame, # a confirmatory claims table (`study_cl
     return {c: (f"{r.verdict_batch} with the batch estimator (the paper's, primary), {r.verdict_image} with one "
                 f"permutation per image: {why}") for c, r in v.iterrows() if r.verdict_batch != r.verdict_image}
 
+# %% ../../nbs/lib/21b_record.ipynb #31baa4ca
 def damage_floor(tables:dict, # the study's tables (report half 'fragility', selection half 'fragility_selection')
                  pr:dict, # the pre-registration block
                 ) -> dict:
@@ -85,6 +87,7 @@ def exploratory_claims(study, # the reproduction's `StudyConfig`
     path = Path(root or checkout_root()) / EXPLORATORY_DIR / 'claims.csv'
     return pd.read_csv(path) if path.exists() else None
 
+# %% ../../nbs/lib/21b_record.ipynb #752a2216
 def side_by_side(claims:pd.DataFrame, # the confirmatory claims table (with 'primary' rows)
                  exploratory:pd.DataFrame, # the exploratory study's claims table
                 ) -> pd.DataFrame:
@@ -99,6 +102,7 @@ PROVENANCE_FIELDS = {'torch': ('versions', 'torch'), 'pe_anchor': ('versions', '
                      'CPU capability': ('cpu', 'capability'), 'CPU': ('cpu', 'model'), 'device': ('device',),
                      'git commit': ('git', 'commit')}
 
+# %% ../../nbs/lib/21b_record.ipynb #1ba78955
 def runs_provenance(study, # the reproduction's `StudyConfig` (its runs)
                     cache_root, # the run cache holding them
                    ) -> list:
@@ -110,6 +114,7 @@ def runs_provenance(study, # the reproduction's `StudyConfig` (its runs)
         if prov: out.append(prov | dict(run=f'{c} seed {s}'))
     return out
 
+# %% ../../nbs/lib/21b_record.ipynb #ba1d4e6c
 def _field(record:dict, path:tuple) -> str:
     "One provenance field as text ('' if absent); a git commit shortened, '+ changes' if the checkout was dirty."
     v = record
@@ -117,6 +122,7 @@ def _field(record:dict, path:tuple) -> str:
     if path == ('git', 'commit') and v: v = v[:10] + (' + changes' if record.get('git', {}).get('dirty') else '')
     return '' if v == {} or v is None else str(v)
 
+# %% ../../nbs/lib/21b_record.ipynb #e7241712
 def provenance_table(records:list, # provenance dicts (`runs_provenance`, or the manifest's `provenance`)
                     ) -> pd.DataFrame:
     "One row per distinct (torch, pe_anchor, threads, CPU capability, CPU, device, git commit), with how many records."

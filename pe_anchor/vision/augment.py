@@ -36,7 +36,8 @@ def rrc_batch(x:torch.Tensor, g:torch.Generator|None=None, scale=(0.35, 1.0), ra
     r = (math.log(ratio[0]) + math.log(ratio[1] / ratio[0]) * torch.rand(B, generator=g)).exp()
     w, h = (area * r).sqrt().clamp(max=1), (area / r).sqrt().clamp(max=1)
     c = (2 * torch.rand(2, B, generator=g) - 1) * torch.stack([1 - w, 1 - h])
-    theta = torch.zeros(B, 2, 3); theta[:, 0, 0], theta[:, 1, 1], theta[:, :, 2] = w, h, c.T
+    theta = torch.zeros(B, 2, 3)
+    theta[:, 0, 0], theta[:, 1, 1], theta[:, :, 2] = w, h, c.T
     grid = F.affine_grid(theta.to(x.device), list(x.shape), align_corners=False)
     y = F.grid_sample(x.float(), grid, mode='bilinear', padding_mode='border', align_corners=False)
     return y.round().clamp(0, 255).to(torch.uint8)

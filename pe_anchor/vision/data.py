@@ -64,7 +64,8 @@ def make_synthetic(n:int, # number of images
                   ) -> tuple:
     "Deterministic `(uint8 images (n,3,s,s), int64 labels)` of the four-quadrant checkerboard task."
     if img_size < 8: raise ValueError(f"Synthetic images need img_size >= 8; got {img_size}")
-    g = make_generator(seed); p = draw_synthetic(n, img_size, g)
+    g = make_generator(seed)
+    p = draw_synthetic(n, img_size, g)
     parts = [render_synthetic({k: v[i:i + chunk] for k, v in p.items()}, img_size, g) for i in range(0, n, chunk)]
     return torch.cat(parts) if parts else torch.zeros(0, 3, img_size, img_size, dtype=torch.uint8), p['labels']
 
@@ -218,7 +219,9 @@ def _image_problem(path:str, size:int, mtime:int) -> str:
             fmt, mode, (w, h) = im.format, im.mode, im.size
             if mode not in IMAGE_MODES: return f'unsupported image mode {mode!r}'
             if w == 0 or h == 0: return 'zero-size image'
-            with open(path, 'rb') as f: f.seek(max(0, size - 64)); tail = f.read()
+            with open(path, 'rb') as f:
+                f.seek(max(0, size - 64))
+                tail = f.read()
             ends = {'JPEG': b'\xff\xd9', 'PNG': b'IEND'}.get(fmt)
             if size < FULL_DECODE_BYTES or ends is None or ends not in tail: im.load()
     except UnidentifiedImageError: return 'not an image file PIL can read'
@@ -258,7 +261,8 @@ def load_imagefolder(split:str, img_size:int, root:str='', augment:str='none', s
                          "or DataConfig(root=PATH)")
     if not Path(root).is_dir(): raise DataNotFoundError(f"Image folder root {root} does not exist")
     classes = class_dirs(split_dir(root, 'train'))
-    d = split_dir(root, split); check_classes(class_dirs(d), classes, str(d))
+    d = split_dir(root, split)
+    check_classes(class_dirs(d), classes, str(d))
     return ImageSet('imagefolder', split, len(classes), img_size, IMAGENET_MEAN, IMAGENET_STD,
                     samples=folder_samples(d, classes), augment=augment, classes=classes)
 
@@ -312,7 +316,8 @@ def get_dataset(name:str, # one of `DATASETS`
                ) -> ImageSet:
     "Split `split` of dataset `name` as an `ImageSet` of uint8 images at `img_size`."
     loader = DATASETS[check_choice(name, DATASETS, 'dataset')]
-    check_choice(split, DATA_SPLITS, 'split'); check_choice(augment, AUGMENTS, 'augmentation')
+    check_choice(split, DATA_SPLITS, 'split')
+    check_choice(augment, AUGMENTS, 'augmentation')
     if int(img_size) != img_size or img_size < 1:
         raise ValueError(f"img_size must be a positive integer; got {img_size!r}")
     if subset < 0: raise ValueError(f"subset must be >= 0; got {subset!r}")

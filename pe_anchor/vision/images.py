@@ -61,7 +61,9 @@ def load_rgb(path) -> 'PIL.Image.Image':
     "Open an image file as 8-bit RGB (`to_rgb`); an unreadable, truncated or unsupported file raises naming it."
     from PIL import Image
     try:
-        with open(path, 'rb') as f, Image.open(f) as im: im.load(); return to_rgb(im)
+        with open(path, 'rb') as f, Image.open(f) as im:
+            im.load()
+            return to_rgb(im)
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as e:
         raise ValueError(f"Image {path} cannot be read ({type(e).__name__}: {e})") from None
 
@@ -80,7 +82,9 @@ class ImageSet(Dataset):
     def __len__(self): return len(self.images) if self.in_memory else len(self.samples)
 
     def __getitem__(self, i):
-        if not self.in_memory: path, y = self.samples[i]; return self.transform(load_rgb(path)), int(y)
+        if not self.in_memory:
+            path, y = self.samples[i]
+            return self.transform(load_rgb(path)), int(y)
         x = self.images[i] if self.augment == 'none' else augment_batch(self.images[i:i+1], self.augment)[0]
         return x, int(self.labels[i])
 
@@ -117,7 +121,8 @@ def iterate_batches(ds:ImageSet, # the set to read
     "Yield `(uint8 images (B,C,H,W), int64 labels (B,))` batches of `ds`, with its training augmentation."
     if not ds.in_memory:
         yield from DataLoader(ds, batch_size, shuffle=shuffle, generator=generator, num_workers=num_workers,
-                              drop_last=drop_last, pin_memory=torch.cuda.is_available()); return
+                              drop_last=drop_last, pin_memory=torch.cuda.is_available())
+        return
     order = torch.randperm(len(ds), generator=generator) if shuffle else torch.arange(len(ds))
     stop = len(ds) - len(ds) % batch_size if drop_last else len(ds)
     for i in range(0, stop, batch_size):

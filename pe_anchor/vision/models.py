@@ -93,7 +93,8 @@ class RotaryQKV(torch.autograd.Function):
     "qkv·c + (qkv P)·s on the fused (B, T, 3C) projection; the backward pass is the transposed rotation."
     @staticmethod
     def forward(ctx, qkv, cos3, sin3, swap, heads):
-        ctx.save_for_backward(cos3, sin3, swap); ctx.heads = heads
+        ctx.save_for_backward(cos3, sin3, swap)
+        ctx.heads = heads
         B, T, C3 = qkv.shape
         turned = torch.matmul(qkv.view(B, T, 3 * heads, -1), swap).view(B, T, C3).mul_(sin3)
         return torch.mul(qkv, cos3).add_(turned)
@@ -168,7 +169,9 @@ class RoPE(NoPE):
 # %% ../../nbs/lib/06_models.ipynb #534dc1a8
 class Rotary(NamedTuple):
     "One block's rotation: fused (T, 3C) tables and the swap matrix, or per-head (sin, cos) tables (`swap` None)."
-    sin:torch.Tensor; cos:torch.Tensor; swap:torch.Tensor|None=None
+    sin:torch.Tensor
+    cos:torch.Tensor
+    swap:torch.Tensor|None=None
 
 PE_REGISTRY = {'none': NoPE, 'ape': LearnedPE, 'sincos': SinCosPE, 'rope': RoPE}
 
@@ -182,7 +185,8 @@ def register_pe(name:str, # the PE's name, e.g. 'ape-zero' (a plain name)
     missing = [m for m in ('add', 'angles', 'attn_bias', 'after_block') if not callable(getattr(module, m, None))]
     if missing: raise TypeError(f"{module.__name__} lacks {missing}: a PE module needs add(x, scale) and angles(scale), "
                                 "and attn_bias and after_block (subclass `NoPE` for their defaults)")
-    PE_REGISTRY[name] = module; PE_NAMES.append(name)
+    PE_REGISTRY[name] = module
+    PE_NAMES.append(name)
     return name
 
 # %% ../../nbs/lib/06_models.ipynb #db401c9c
@@ -261,7 +265,8 @@ class ViT(nn.Module):
     "The paper's ViT with a pluggable positional encoding."
     def __init__(self, cfg:ModelConfig):
         super().__init__()
-        check_choice(cfg.pe, PE_REGISTRY, 'positional encoding'); check_choice(cfg.init, INITS, 'init')
+        check_choice(cfg.pe, PE_REGISTRY, 'positional encoding')
+        check_choice(cfg.init, INITS, 'init')
         if cfg.img_size % cfg.patch_size:
             raise ValueError(f"img_size={cfg.img_size} is not divisible by patch_size={cfg.patch_size}")
         if cfg.dim % cfg.heads: raise ValueError(f"dim={cfg.dim} is not divisible by heads={cfg.heads}")
@@ -273,7 +278,9 @@ class ViT(nn.Module):
         dpr = [cfg.drop_path * i / cfg.depth for i in range(cfg.depth)]
         self.blocks = nn.ModuleList(Block(cfg, p) for p in dpr)
         self.head = nn.Linear(cfg.dim, cfg.num_classes)
-        if cfg.init == 'timm': self.apply(_init_timm); nn.init.normal_(self.cls_token, std=1e-6)
+        if cfg.init == 'timm':
+            self.apply(_init_timm)
+            nn.init.normal_(self.cls_token, std=1e-6)
 
 # %% ../../nbs/lib/06_models.ipynb #2b13b27b
 from fastcore.basics import patch
