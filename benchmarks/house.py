@@ -3,16 +3,19 @@
     python benchmarks/house.py [--commit REV] [--out benchmarks/house.csv]
 
 Reads the files of a commit (default: HEAD) through git, so two commits are measured by the same code. Prints one
-row and appends it to the CSV: modules and sub-packages of `pe_anchor`, their lines (`_modidx.py` and `__init__.py` aside), public
-names (`__all__`), exported cells (median lines, median definitions, cells with three or more definitions, exports
-with no code cell after them before the next export), `;` statement joins in exported code, import arrows between
+row and appends it to the CSV: modules and sub-packages of `pe_anchor`, their lines (`_modidx.py` and `__init__.py`
+aside) and the lines written in the notebooks (nbdev's `# %%` cell markers aside), public names (`__all__`), exported
+cells (median lines, median definitions, cells with three or more definitions, exports with no code cell after them
+before the next export, docstrings over several lines), `;` statement joins in exported code, import arrows between
 the package's modules, `scripts/` files and lines, tracked bytes and the bytes of tracked files that are exact copies
 of another tracked file.
 """
-import argparse, ast, hashlib, io, json, re, statistics, subprocess, tokenize
+import argparse, ast, hashlib, io, json, re, statistics, subprocess, sys, tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / 'scripts'))
+from run_tests import written_lines  # the module-size check's count: nbdev's cell markers aside
 
 
 def git(*args) -> bytes:
@@ -50,6 +53,14 @@ def definitions(src:str) -> int:
     try: tree = ast.parse(re.sub(r'^\s*#\|.*$', '', src, flags=re.M))
     except SyntaxError: return 0
     return sum(isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)) for n in tree.body)
+
+
+def long_docstrings(src:str) -> int:
+    "Docstrings of definitions that span more than one line."
+    try: tree = ast.parse(re.sub(r'^\s*#\|.*$', '', src, flags=re.M))
+    except SyntaxError: return 0
+    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))]
+    return sum('\n' in (ast.get_docstring(n, clean=False) or '').strip() for n in defs)
 
 
 def joins(src:str) -> int:
@@ -90,10 +101,13 @@ def measure(rev:str) -> dict:
     dup = sum(sum(s[1:]) for s in by_sha.values() if len(s) > 1)
     return dict(commit=git('rev-parse', '--short', rev).decode().strip(), modules=len(mods),
                 subpackages=len({Path(p).parent for p in mods}) - 1,
-                module_lines=sum(len(t.splitlines()) for t in texts.values()), public_names=names,
+                module_lines=sum(len(t.splitlines()) for t in texts.values()),
+                module_written_lines=sum(written_lines(t) for t in texts.values()), public_names=names,
                 exported_cells=len(cells), cell_lines_median=statistics.median(lines),
                 defs_per_cell_median=statistics.median(defs), cells_3plus_defs=sum(d >= 3 for d in defs),
-                exports_without_example=sum(not ex for _, ex in cells), semicolon_joins=sum(joins(s) for s, _ in cells),
+                exports_without_example=sum(not ex for _, ex in cells),
+                multiline_docstrings=sum(long_docstrings(s) for s, _ in cells),
+                semicolon_joins=sum(joins(s) for s, _ in cells),
                 import_arrows=len(arrows), script_files=len(scripts),
                 script_lines=sum(len(show(rev, p).splitlines()) for p in scripts),
                 tracked_mb=round(sum(s for _, s in files.values()) / 1e6, 1), duplicate_mb=round(dup / 1e6, 1))

@@ -47,6 +47,7 @@ def check_estimators(estimators, # 'batch', 'image', 'both', a comma string or a
         raise ValueError(f"no RPI estimator given; valid choices: {', '.join(map(repr, RPI_ESTIMATORS))}, 'both'")
     return [check_choice(n, RPI_ESTIMATORS, 'RPI estimator') for n in names]
 
+# %% ../../nbs/lib/10_layers.ipynb #bf81fa1a
 def check_n_perms(n_perms, # K, the number of permutations averaged per model
                  ) -> int:
     "K as an int >= 1, else a `ValueError` naming the value."
@@ -54,6 +55,7 @@ def check_n_perms(n_perms, # K, the number of permutations averaged per model
     if not ok: raise ValueError(f"n_perms (K, permutations per model) must be an integer >= 1; got {n_perms!r}")
     return int(n_perms)
 
+# %% ../../nbs/lib/10_layers.ipynb #8da08abd
 def permutation_seeds(n_perms:int, # K
                       condition:str, # the model's condition
                       seed:int, # the model's training seed
@@ -65,6 +67,7 @@ def permutation_seeds(n_perms:int, # K
     entropy = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], 'little')
     return np.random.SeedSequence(entropy).generate_state(check_n_perms(n_perms), np.uint32).tolist()
 
+# %% ../../nbs/lib/10_layers.ipynb #a65ab69c
 def estimator_batch_size(estimator:str, # one of `RPI_ESTIMATORS`
                          batch_size:int, # the evaluation batch size
                         ) -> int:
@@ -101,6 +104,7 @@ def similarity_table(acc:SSDCAccumulator, # a filled accumulator
     "Tidy (site, layer, i, j, similarity) rows of the accumulator's mean cosine matrices."
     out = []
     for l in layers:
-        S = acc.similarity(l, site).numpy(); i, j = np.indices(S.shape)
+        S = acc.similarity(l, site).numpy()
+        i, j = np.indices(S.shape)
         out.append(pd.DataFrame(dict(site=site, layer=l, i=i.ravel(), j=j.ravel(), similarity=S.ravel(), **labels)))
     return pd.concat(out, ignore_index=True)

@@ -27,8 +27,7 @@ HALVES = ('all', 'selection', 'report')  # the halves of a test split (`SPLITS` 
 def half_indices(labels:torch.Tensor, # int64 class labels of a whole split
                  half:str, # one of `HALVES`
                 ) -> torch.Tensor|None:
-    """Indices of `half` of a labelled split (None for 'all'): within each class the images are ranked by their
-    index; even ranks form the selection half, odd ranks the report half. No random number: the rule is the data's."""
+    "Indices of `half` of a labelled split (None for 'all'), by the rank of each image within its class."
     check_choice(half, HALVES, 'half')
     if half == 'all': return None
     order = torch.argsort(labels, stable=True)  # by class, then by index
@@ -38,9 +37,13 @@ def half_indices(labels:torch.Tensor, # int64 class labels of a whole split
     ranks[order] = torch.arange(len(labels)) - starts[labels[order]]
     return torch.nonzero(ranks % 2 == int(half == 'report')).flatten()
 
+# %% ../../nbs/lib/09_measure.ipynb #5f1fad7d
 class EvalSet(NamedTuple):
     "Evaluation images in memory: uint8 (N, C, H, W), int64 labels, and the normalisation of their dataset."
-    images:torch.Tensor; labels:torch.Tensor; mean:tuple; std:tuple
+    images:torch.Tensor
+    labels:torch.Tensor
+    mean:tuple
+    std:tuple
 
     def subset(self, n_images=None) -> 'EvalSet':
         "`n_images` evenly spaced images of the set (None or 0: all of them)."
@@ -59,11 +62,13 @@ def _test_split(data, img_size:int, n_images):
     ds = get_dataset(data.name, 'test', img_size, data.root)
     return EvalSet(*eval_tensors(ds, n_images), ds.mean, ds.std)
 
+# %% ../../nbs/lib/09_measure.ipynb #ce9e9c35
 @lru_cache(maxsize=4)
 def _half_split(data, img_size:int, half:str, n_images):
     "`n_images` evenly spaced images of one half of the test split, cached."
     return _test_split(data, img_size, None).half(half).subset(n_images)
 
+# %% ../../nbs/lib/09_measure.ipynb #dff47a59
 def eval_set(source, # a run config (its test split), an `ImageSet`, an `EvalSet` or (images, labels, mean, std)
              n_images=None, # at most this many images, evenly spaced (None or 0 = all)
              half:str='all', # 'all', or the 'selection' or 'report' half (`half_indices`), before `n_images`
@@ -86,8 +91,7 @@ M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4  # glibc's `mallopt` parameters (malloc.h)
 
 @lru_cache(maxsize=1)
 def keep_freed_memory() -> bool:
-    """Once per process: glibc's allocator serves every allocation from the heap and keeps freed memory (up to 1 GiB)
-    for the next one. True if set; False where the C library has no `mallopt` (not glibc): nothing changes there."""
+    "Once per process: glibc's allocator serves every allocation from the heap and keeps freed memory (up to 1 GiB)."
     try: mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError, TypeError): return False
     return bool(mallopt(M_MMAP_MAX, 0)) and bool(mallopt(M_TRIM_THRESHOLD, 1 << 30))
@@ -97,10 +101,12 @@ def keep_freed_memory() -> bool:
 class TokensCaptured(Exception):
     "Raised by `capture_until` once a pass has every token it needs: the rest of the pass is not computed."
 
+# %% ../../nbs/lib/09_measure.ipynb #2fd20181
 def n_blocks(net) -> int:
     "The number of transformer blocks of a `ViT` (`vision.models`) or a `TimmViT` (`vision.pretrained`)."
     return len(net.blocks if hasattr(net, 'blocks') else net.model.blocks)
 
+# %% ../../nbs/lib/09_measure.ipynb #3b21d7bc
 def capture_until(capture, # `capture(site, layer, tokens)`
                   last:tuple, # (site, layer) of the last tokens the pass needs
                  ):
@@ -110,11 +116,13 @@ def capture_until(capture, # `capture(site, layer, tokens)`
         if (site, layer) == last: raise TokensCaptured
     return until
 
+# %% ../../nbs/lib/09_measure.ipynb #7ed173e7
 def _forward(model, x, perm, pe_scale:float, forward:dict):
     "One batch through `model`: its output, or None when a capture ended the pass (`TokensCaptured`)."
     try: return model(x, perm=perm, pe_scale=pe_scale, **forward)
     except TokensCaptured: return None
 
+# %% ../../nbs/lib/09_measure.ipynb #e9742f0d
 @torch.no_grad()
 def forward_batches(model, images, mean, std, # the model and uint8 images with their normalisation
                     rpi=None, # RPI: None, 'batch' (one permutation per batch) or 'image' (one per image)
@@ -123,11 +131,11 @@ def forward_batches(model, images, mean, std, # the model and uint8 images with 
                     batch_size:int=500, device=None, # default: the model's device
                     **forward, # other arguments of the model's forward, e.g. `capture`
                    ):
-    """The one evaluation loop: run `model` in eval mode over `images` in batches, yielding each batch's output (None
-    for a batch whose capture ended the pass early)."""
+    "The one evaluation loop: run `model` in eval mode over `images` in batches, yielding each batch's output."
     if rpi is not None: check_choice(rpi, PERMUTATIONS, 'RPI permutation')
     device, g, was = device or next(model.parameters()).device, make_generator(seed), model.training
-    net = getattr(model, 'module', model); model.eval()
+    net = getattr(model, 'module', model)
+    model.eval()
     if torch.device(device).type == 'cpu': keep_freed_memory()
     try:
         for xb in images.split(batch_size):
@@ -135,6 +143,7 @@ def forward_batches(model, images, mean, std, # the model and uint8 images with 
             yield _forward(model, normalize(xb.to(device), mean, std), perm, pe_scale, forward)
     finally: model.train(was)
 
+# %% ../../nbs/lib/09_measure.ipynb #141b0330
 def stream_tokens(model, images, mean, std, # the model and uint8 images with their normalisation
                   capture, # `capture(site, layer, tokens)` callback, e.g. an `SSDCAccumulator`
                   rpi=None, # RPI: None, 'batch' (one permutation per batch) or 'image' (one per image)
@@ -143,9 +152,7 @@ def stream_tokens(model, images, mean, std, # the model and uint8 images with th
                   batch_size:int=500, blocks:bool=False, # also capture block outputs (site 'block')
                   device=None, # default: the model's device
                  ):
-    """Run `model` over every image (`forward_batches`), feeding the captured patch tokens to `capture`. Each pass
-    stops at its last captured tokens: the last block's attention and MLP (when only `ln1` is captured) and the head
-    are never computed, since nothing reads them."""
+    "Run `model` over every image (`forward_batches`), feeding the captured patch tokens to `capture`."
     last = ('block' if blocks else 'ln1', n_blocks(getattr(model, 'module', model)) - 1)
     batches = forward_batches(model, images, mean, std, rpi, seed, pe_scale, batch_size, device,
                               capture=capture_until(capture, last), capture_blocks=blocks)
@@ -162,6 +169,7 @@ def check_images(images, in_chans:int) -> torch.Tensor:
                           f"{tuple(getattr(images, 'shape', ()))}")
     return images
 
+# %% ../../nbs/lib/09_measure.ipynb #f7f75cf3
 @torch.no_grad()
 def predict(model, # the model (evaluated in eval mode, its mode restored after)
             images:torch.Tensor, # uint8 (N, C, H, W), after resize, before normalisation
@@ -172,13 +180,15 @@ def predict(model, # the model (evaluated in eval mode, its mode restored after)
             **forward, # other arguments of the model's forward, e.g. `capture`: one pass gives tokens and labels
            ) -> torch.Tensor:
     "Predicted labels of `images`, optionally under RPI and positional scaling."
-    check_images(images, model.cfg.in_chans); batch_size = parse_int(batch_size, 'batch_size', 1)
+    check_images(images, model.cfg.in_chans)
+    batch_size = parse_int(batch_size, 'batch_size', 1)
     pe_scale, seed = parse_number(pe_scale, 'pe_scale'), parse_int(seed, 'seed')
     if rpi is not None: parse_choice(rpi, 'rpi', PERMUTATIONS)
     out = [o.argmax(-1).cpu() for o in forward_batches(model, images, mean, std, rpi, seed, pe_scale, batch_size,
                                                        device, **forward)]
     return torch.cat(out) if out else torch.zeros(0, dtype=torch.long)
 
+# %% ../../nbs/lib/09_measure.ipynb #89ec18ac
 def accuracy(model, images, labels, mean, std, batch_size=500, rpi=None, seed=0, pe_scale=1.0,
              device=None, **forward) -> float:
     "Top-1 accuracy of `model` on uint8 `images` (see `predict`; `forward`, e.g. `capture`, goes to the model)."

@@ -42,6 +42,7 @@ def grid_distances(grid:tuple, # (H, W)
     diff = p[:, None] - p[None]
     return diff.abs().sum(-1) if distance == 'manhattan' else diff.pow(2).sum(-1).sqrt()
 
+# %% ../../nbs/lib/08_ssdc.ipynb #9c8d5c98
 @lru_cache(maxsize=None)
 def pair_index(num_tokens:int) -> torch.Tensor:
     "Flat indices i*T + j of the pairs i < j (the strict upper triangle), cached."
@@ -55,30 +56,35 @@ def tie_tol(x:torch.Tensor) -> float:
     "The tie tolerance for values of `x`'s dtype: `TIE_TOL` in float64, else exact."
     return TIE_TOL if x.dtype == torch.float64 else 0.
 
+# %% ../../nbs/lib/08_ssdc.ipynb #42f646fa
 def sort_rows(x:torch.Tensor, # (M, P) rows to sort
               ref:torch.Tensor=None, # (P,) values to carry along in each row's sorted order
              ) -> tuple:
-    """Rows of `x` sorted ascending, with their indices (or `ref` in that order): numpy's SIMD sort on CPU, else
-    `torch.sort`."""
+    "Rows of `x` sorted ascending, with their indices (or `ref` in that order): numpy's sort on CPU, else `torch.sort`."
     if x.device.type != 'cpu':
         s, idx = x.sort(-1)
         return s, (idx if ref is None else ref.to(x.device)[idx])
-    xn = x.detach().contiguous().numpy(); idx = np.argsort(xn, axis=-1)
+    xn = x.detach().contiguous().numpy()
+    idx = np.argsort(xn, axis=-1)
     return (torch.from_numpy(np.take_along_axis(xn, idx, -1)),
             torch.from_numpy(idx if ref is None else ref.numpy().take(idx)))
 
+# %% ../../nbs/lib/08_ssdc.ipynb #7ebeb041
 def sorted_ranks(s:torch.Tensor, # (..., P) rows already sorted ascending
                  tol:float=0., # neighbours at most `tol` apart are tied
                 ) -> torch.Tensor:
     "1-based average ranks of sorted rows: each tied run gets the mean of its positions."
     P = s.shape[-1]
     pos = torch.arange(P, device=s.device).expand(s.shape)
-    first = torch.ones(s.shape, dtype=torch.bool, device=s.device); first[..., 1:] = s.diff(dim=-1) > tol
-    last = torch.ones_like(first); last[..., :-1] = first[..., 1:]
+    first = torch.ones(s.shape, dtype=torch.bool, device=s.device)
+    first[..., 1:] = s.diff(dim=-1) > tol
+    last = torch.ones_like(first)
+    last[..., :-1] = first[..., 1:]
     start = torch.where(first, pos, 0).cummax(-1).values
     end = torch.where(last, pos, P - 1).flip(-1).cummin(-1).values.flip(-1)
     return (start + end).double() / 2 + 1
 
+# %% ../../nbs/lib/08_ssdc.ipynb #7d4d5f33
 def average_ranks(x:torch.Tensor) -> torch.Tensor:
     "Average ranks along the last dim, as `scipy.stats.rankdata(x, axis=-1)`."
     s, idx = sort_rows(x)
@@ -91,19 +97,24 @@ def distance_ranks(grid:tuple, # (H, W)
                   ) -> torch.Tensor:
     "Centred, unit-norm average ranks of -D over the pairs i < j of `grid` (float64, CPU), computed once."
     d = -grid_distances(grid, distance).flatten()[pair_index(grid[0] * grid[1])]
-    r = average_ranks(d); r = r - r.mean()
+    r = average_ranks(d)
+    r = r - r.mean()
     if r.norm() == 0: raise ValueError(f"grid {grid} has fewer than two distinct distances: SSDC is undefined")
     return r / r.norm()
 
+# %% ../../nbs/lib/08_ssdc.ipynb #5c823884
 def snap_parallel(s:torch.Tensor, # (M, P) sorted rows
                   tol:float, # values within `tol` of ±1 become ±1
                  ) -> torch.Tensor:
     "Set values within `tol` of ±1 to exactly ±1, in place, on the rows whose extremes reach that far."
     if tol <= 0: return s
     rows = ((s[:, -1] >= 1 - tol) | (s[:, 0] <= tol - 1)).nonzero().squeeze(1)
-    if len(rows): x = s[rows]; s[rows] = x.masked_fill_(x >= 1 - tol, 1.).masked_fill_(x <= tol - 1, -1.)
+    if len(rows):
+        x = s[rows]
+        s[rows] = x.masked_fill_(x >= 1 - tol, 1.).masked_fill_(x <= tol - 1, -1.)
     return s
 
+# %% ../../nbs/lib/08_ssdc.ipynb #e000a4ab
 def tie_runs(s:torch.Tensor, # (M, P) sorted rows
              tol:float=0., # neighbours at most `tol` apart are tied
             ) -> tuple:
@@ -112,8 +123,10 @@ def tie_runs(s:torch.Tensor, # (M, P) sorted rows
     tied = s[:, 1:] == s[:, :-1] if tol == 0 else s.diff(dim=-1) <= tol
     k = tied.flatten().nonzero().squeeze(1)
     f = k // (P - 1) * P + k % (P - 1)  # flat position of the lower member of each tied neighbour pair
-    new = torch.ones_like(f, dtype=torch.bool); new[1:] = f[1:] != f[:-1] + 1
-    last = torch.ones_like(new); last[:-1] = new[1:]
+    new = torch.ones_like(f, dtype=torch.bool)
+    new[1:] = f[1:] != f[:-1] + 1
+    last = torch.ones_like(new)
+    last[:-1] = new[1:]
     a, b = f[new], f[last] + 1
     return torch.cat([f, b]), torch.cat([new.cumsum(0) - 1, torch.arange(len(a), device=s.device)]), a, b
 
@@ -132,7 +145,8 @@ def spearman_to(x:torch.Tensor, # (..., P) similarities, one row per correlation
     pos, run, a, b = tie_runs(s, tie_tol(x))
     if len(a):  # each member moves from its ordinal rank to the middle of its run
         num.index_add_(0, pos // P, ((a + b)[run].double() / 2 - pos) * g.flatten()[pos])
-        t = (b - a + 1).double(); sq.index_add_(0, a // P, -(t**3 - t) / 12)
+        t = (b - a + 1).double()
+        sq.index_add_(0, a // P, -(t**3 - t) / 12)
     if (sq <= 0).any():
         raise ValueError(f"{int((sq <= 0).sum())} similarity row(s) are constant: Spearman (SSDC) is undefined")
     return (num / sq.sqrt()).reshape(shape)
@@ -145,6 +159,7 @@ def cosine_matrices(tokens:torch.Tensor, dtype=torch.float32) -> torch.Tensor:
     u = F.normalize(tokens.to(dtype), dim=-1, eps=1e-8)  # the paper's code: x / max(|x|, 1e-8)
     return u @ u.transpose(-1, -2)
 
+# %% ../../nbs/lib/08_ssdc.ipynb #170f3269
 def cosine_sum(tokens:torch.Tensor, # (N, T, C) tokens of N images
                dtype=torch.float32, # precision of the products
                cols:int=2**16, # columns (images x channels) per product; chunks are summed in float64
@@ -155,9 +170,12 @@ def cosine_sum(tokens:torch.Tensor, # (N, T, C) tokens of N images
     u = torch.empty(T, N, C, dtype=dtype, device=tokens.device)
     torch.mul(x, x.norm(dim=-1, keepdim=True).clamp_min(1e-8).reciprocal(), out=u)
     out = torch.zeros(T, T, dtype=torch.float64, device=tokens.device)
-    for c in u.split(max(1, cols // C), dim=1): a = c.reshape(T, -1); out += a @ a.T
+    for c in u.split(max(1, cols // C), dim=1):
+        a = c.reshape(T, -1)
+        out += a @ a.T
     return out
 
+# %% ../../nbs/lib/08_ssdc.ipynb #11c96550
 def pair_values(S:torch.Tensor, # (..., T, T) similarity matrices
                 pairs:torch.Tensor, # `pair_index(T)` on S's device
                ) -> torch.Tensor:
@@ -172,7 +190,8 @@ def ssdc(tokens:torch.Tensor, # (N, T, C) patch tokens of N images, or (L, N, T,
          dtype=torch.float64, # precision of the cosines
         ):
     "SSDC of patch tokens: a float (paper mode) or (N,) per image; with a leading layer dim, (L,) or (L, N)."
-    check_choice(mode, MODES, 'SSDC mode'); check_choice(distance, DISTANCES, 'distance')
+    check_choice(mode, MODES, 'SSDC mode')
+    check_choice(distance, DISTANCES, 'distance')
     if tokens.ndim not in (3, 4):
         raise ValueError(f"tokens must be (N, T, C) or (L, N, T, C), got shape {tuple(tokens.shape)}")
     x, T = (tokens if tokens.ndim == 4 else tokens[None]), tokens.shape[-2]
@@ -214,7 +233,8 @@ class SSDCAccumulator:
         if self.mode == 'paper': return self._add(key, cosine_sum(tokens, self.dtype), len(tokens))
         for t in tokens.split(self.chunk or max(1, 2**24 // tokens.shape[1]**2)):
             S = cosine_matrices(t, self.dtype)
-            self._add(key, S.sum(0, dtype=torch.float64), len(t)); self._add_images(key, S)
+            self._add(key, S.sum(0, dtype=torch.float64), len(t))
+            self._add_images(key, S)
 
 # %% ../../nbs/lib/08_ssdc.ipynb #19033857
 @patch
@@ -225,12 +245,14 @@ def _tables(self:SSDCAccumulator, device):
                              distance_ranks(self.grid, self.distance).to(device))
     return self._dev[device]
 
+# %% ../../nbs/lib/08_ssdc.ipynb #5bf3a14b
 @patch
 def _add(self:SSDCAccumulator, key, s, n):
     "Add `s`, the float64 sum of `n` images' cosine matrices, to the running sum of `key`."
     self.sums[key] = self.sums[key] + s if key in self.sums else s
     self.counts[key] = self.counts.get(key, 0) + n
 
+# %% ../../nbs/lib/08_ssdc.ipynb #fa5a76f2
 @patch
 def _add_images(self:SSDCAccumulator, key, S):
     "Rank every image of the chunk at once; add count, sum and sum of squares of their SSDCs."
@@ -250,6 +272,7 @@ def similarity(self:SSDCAccumulator, layer:int, site:str='ln1') -> torch.Tensor:
         raise ValueError(f"nothing captured at site={site!r}, layer={layer}; have {sorted(self.sums)}")
     return (self.sums[key] / self.counts[key]).cpu()
 
+# %% ../../nbs/lib/08_ssdc.ipynb #e9270108
 @patch
 def layer_value(self:SSDCAccumulator, layer:int, site:str='ln1') -> float:
     "SSDC (paper definition) of the mean cosine matrix at `site` of `layer`."
@@ -257,12 +280,15 @@ def layer_value(self:SSDCAccumulator, layer:int, site:str='ln1') -> float:
     try: return spearman_to(pair_values(self.similarity(layer, site), pairs), ref, PARALLEL_TOL).item()
     except ValueError as e: raise ValueError(f"site={site!r}, layer={layer}: {e}") from None
 
+# %% ../../nbs/lib/08_ssdc.ipynb #e0c04fc4
 def image_stats(n, total, squares) -> dict:
     "Mean, sample SD and 95 % normal CI of per-image SSDCs from their count, sum and sum of squares."
-    mean = total / n; sd = math.sqrt(max(squares - n * mean**2, 0) / (n - 1)) if n > 1 else float('nan')
+    mean = total / n
+    sd = math.sqrt(max(squares - n * mean**2, 0) / (n - 1)) if n > 1 else float('nan')
     half = 1.959964 * sd / math.sqrt(n)
     return dict(image_mean=mean, image_sd=sd, image_ci_low=mean - half, image_ci_high=mean + half)
 
+# %% ../../nbs/lib/08_ssdc.ipynb #d75786f0
 @patch
 def table(self:SSDCAccumulator) -> pd.DataFrame:
     "One row per (site, layer): `ssdc`, `n_images`, and in image mode the per-image distribution."

@@ -23,16 +23,19 @@ __all__ = ['checkpoints', 'ckpt_epoch', 'default_cache_root', 'check_writable', 
 
 # %% ../../nbs/lib/11_cache.ipynb #5a4aaa1c
 class CorruptCheckpointError(RuntimeError):
-    """A checkpoint whose bytes do not match its name, that cannot be read safely, or that belongs to another run or
-    epoch."""
+    "A checkpoint whose bytes do not match its name, that cannot be read safely, or that is another run's or epoch's."
 
+# %% ../../nbs/lib/11_cache.ipynb #349287de
 def save_checkpoint(obj, folder, stem:str) -> Path:
     "Write `obj` to `folder/{stem}-{sha16}.pt` atomically; return the path."
-    buf = io.BytesIO(); torch.save(obj, buf); data = buf.getvalue()
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    data = buf.getvalue()
     path = Path(folder) / f"{stem}-{hashlib.sha256(data).hexdigest()[:16]}.pt"
     with atomic_write(path) as f: f.write(data)
     return path
 
+# %% ../../nbs/lib/11_cache.ipynb #7e7b3cfd
 def check_owner(ck, path, run:str, epoch:int):
     "Raise unless checkpoint `ck` (loaded from `path`) carries run hash `run` and epoch `epoch`."
     got = (ck.get('run'), ck.get('epoch')) if isinstance(ck, dict) else (None, None)
@@ -43,11 +46,13 @@ def check_owner(ck, path, run:str, epoch:int):
         raise CorruptCheckpointError(f"Checkpoint {path} belongs to run {got[0]!r} epoch {got[1]!r}, not run "
                                      f"{run!r} epoch {epoch}; it was copied or renamed here: delete it")
 
+# %% ../../nbs/lib/11_cache.ipynb #79fdb345
 def load_checkpoint(path, map_location='cpu',
                     run:str|None=None, # the config hash it must carry (None: not checked)
                     epoch:int|None=None): # the epoch it must carry
     "Load a checkpoint written by `save_checkpoint` (tensors and plain containers only), verifying hash, run and epoch."
-    path = Path(path); data = path.read_bytes()
+    path = Path(path)
+    data = path.read_bytes()
     if hashlib.sha256(data).hexdigest()[:16] != path.stem.rsplit('-', 1)[-1]:
         raise CorruptCheckpointError(f"Checkpoint {path} is corrupt or truncated (SHA-256 does not match its name); "
                                      "delete it to redo that epoch")
@@ -65,37 +70,41 @@ def checkpoints(folder, stem:str) -> list:
     found = [(int(m.group(1)), p) for p in Path(folder).glob(f"{stem}-e*.pt") if (m := pat.match(p.name))]
     return [p for _, p in sorted(found)]
 
+# %% ../../nbs/lib/11_cache.ipynb #d1ae9f0e
 def ckpt_epoch(path) -> int:
     "The epoch in a checkpoint's file name."
     return int(re.search(r'e(\d+)-[0-9a-f]{16}\.pt$', Path(path).name).group(1))
 
 # %% ../../nbs/lib/11_cache.ipynb #b9fb12cf
 def default_cache_root() -> Path:
-    """Where runs are cached: `$PE_ANCHOR_CACHE` (checked: never `/`, the home folder, the repository or a parent),
-    else the user's cache folder `$XDG_CACHE_HOME/pe_anchor` (`~/.cache/pe_anchor`), as torch and Hugging Face do:
-    outside the work tree, so a fresh checkout keeps its runs. A relative `XDG_CACHE_HOME` is ignored (the XDG spec)."""
+    "Where runs are cached: `$PE_ANCHOR_CACHE` (checked), else the user's cache folder `$XDG_CACHE_HOME/pe_anchor`."
     if os.environ.get('PE_ANCHOR_CACHE'):
         return check_folder_choice(os.environ['PE_ANCHOR_CACHE'], 'Run cache', 'PE_ANCHOR_CACHE')
     xdg = os.environ.get('XDG_CACHE_HOME', '')
     return (Path(xdg) if os.path.isabs(xdg) else home_folders()[0] / '.cache') / 'pe_anchor'
 
+# %% ../../nbs/lib/11_cache.ipynb #591b2ce1
 def check_writable(root, what:str='Cache root') -> Path:
     "Create `root` if needed and check a file can be written there (under a unique name: concurrent callers are safe)."
     root = Path(root)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=root, prefix='.write-test-', suffix='.tmp'); os.close(fd); os.unlink(tmp)
+        fd, tmp = tempfile.mkstemp(dir=root, prefix='.write-test-', suffix='.tmp')
+        os.close(fd)
+        os.unlink(tmp)
     except OSError as e:
         hint = 'pass cache_root= or set PE_ANCHOR_CACHE' if what == 'Cache root' else 'make it writable, or delete it'
         raise PermissionError(f"{what} {root} is not writable ({e.strerror}); {hint}") from e
     return root
 
+# %% ../../nbs/lib/11_cache.ipynb #21843167
 def run_dir(cfg:ExperimentConfig, cache_root=None) -> Path:
     "The folder of the run described by `cfg` (validated: every path component comes from checked values)."
     cfg = validate_config(cfg)
     return (Path(cache_root or default_cache_root())
             / f"{cfg.condition}-{cfg.preset or 'custom'}-s{cfg.train.seed}-{config_hash(cfg)}")
 
+# %% ../../nbs/lib/11_cache.ipynb #6e18593f
 def check_run_path(rdir:Path) -> Path:
     "`rdir` if it is a real folder (or nothing yet) inside its cache root, else a `ValueError`: links are not followed."
     rdir = Path(rdir)
@@ -116,11 +125,15 @@ def check_run_config(rdir:Path, cfg:ExperimentConfig):
         raise ValueError(f"Run folder {rdir} holds a different config (or package version {old.get('version')}); "
                          "refusing to resume it with this one")
 
+# %% ../../nbs/lib/11_cache.ipynb #ad3fac4c
 def prepare_run_dir(rdir:Path, cfg:ExperimentConfig):
     "Create the run folder, delete temp files a killed write left, and write or check `config.json` (under the lock)."
-    check_run_path(rdir); rdir.mkdir(exist_ok=True)
+    check_run_path(rdir)
+    rdir.mkdir(exist_ok=True)
     for d in (rdir, rdir / 'checkpoints', rdir / 'epochs'):
-        if d.is_dir(): check_writable(d, 'Run folder'); remove_stale_temps(d)
+        if d.is_dir():
+            check_writable(d, 'Run folder')
+            remove_stale_temps(d)
     check_run_config(rdir, cfg)
 
 # %% ../../nbs/lib/11_cache.ipynb #91a16087
@@ -135,13 +148,16 @@ def _lock_timeout() -> float:
 
 LOCK_TIMEOUT = _lock_timeout()  # seconds a waiter waits while the lock's holder writes no checkpoint
 
+# %% ../../nbs/lib/11_cache.ipynb #2602efee
 class RunBusy(RuntimeError):
     "The run is locked by another process (a claim that does not wait)."
 
+# %% ../../nbs/lib/11_cache.ipynb #d17bb032
 def lock_path(rdir:Path) -> Path:
     "The lock file of a run: `.{run}.lock` beside its folder."
     return Path(rdir).parent / f".{Path(rdir).name}.lock"
 
+# %% ../../nbs/lib/11_cache.ipynb #ba0910f8
 def lock_holder(rdir:Path) -> str:
     "Who holds (or last held) the run's lock: 'pid P on HOST since TIME', as its holder wrote it."
     try: fd = os.open(lock_path(rdir), os.O_RDONLY | os.O_NOFOLLOW)
@@ -149,6 +165,7 @@ def lock_holder(rdir:Path) -> str:
     try: return read_holder(fd)
     finally: os.close(fd)
 
+# %% ../../nbs/lib/11_cache.ipynb #44cbc711
 def last_progress(rdir:Path) -> float:
     "The time of the run's newest checkpoint (0 if none): how a waiter tells a working holder from a stalled one."
     found = list((Path(rdir) / 'checkpoints').glob('*.pt')) if (Path(rdir) / 'checkpoints').is_dir() else []
@@ -166,17 +183,22 @@ def run_lock(rdir:Path,
     poll = min(poll, max(timeout / 4, 0.05))
     try:
         while True:
-            try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); break
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
             except BlockingIOError:
                 if not wait: raise RunBusy(f"Run {Path(rdir).name} is being trained by {read_holder(fd)}") from None
                 if not told: print(f"waiting for run {Path(rdir).name}: locked by {read_holder(fd)}", file=sys.stderr)
-                told = True; time.sleep(poll)
-                now = last_progress(rdir); idle, seen = (0., now) if now != seen else (idle + poll, seen)
+                told = True
+                time.sleep(poll)
+                now = last_progress(rdir)
+                idle, seen = (0., now) if now != seen else (idle + poll, seen)
                 if idle >= timeout:
                     raise TimeoutError(f"Run {Path(rdir).name} is locked by {read_holder(fd)}, which wrote no "
                                        f"checkpoint for {timeout:g} s; gave up waiting. If that process is stopped or "
                                        f"gone, end it (or delete {lock_path(rdir)}) and retry") from None
-        os.ftruncate(fd, 0); os.write(fd, holder_stamp().encode())
+        os.ftruncate(fd, 0)
+        os.write(fd, holder_stamp().encode())
         yield
     finally: os.close(fd)  # closing the descriptor releases the lock
 
@@ -184,20 +206,26 @@ def run_lock(rdir:Path,
 class CorruptRunError(RuntimeError):
     "A run folder whose files disagree with each other or with its final checkpoint."
 
+# %% ../../nbs/lib/11_cache.ipynb #da0ac42c
 def checked_table(path:Path, rows:list, epochs:list) -> pd.DataFrame:
     "The per-epoch CSV at `path` if it has the checkpoint's `rows` for every epoch, else rebuilt from `rows`."
     want = pd.DataFrame(rows)
     if sorted(set(want.epoch)) != list(epochs):
         raise CorruptRunError(f"The final checkpoint's rows for {path.name} cover epochs "
                               f"{sorted(set(want.epoch))}, expected {list(epochs)}")
-    try: df = pd.read_csv(path); ok = df.epoch.tolist() == want.epoch.tolist()
+    try:
+        df = pd.read_csv(path)
+        ok = df.epoch.tolist() == want.epoch.tolist()
     except (OSError, ValueError, AttributeError): ok = False
     if ok: return df
-    try: save_table(want, path); where = ''
+    try:
+        save_table(want, path)
+        where = ''
     except OSError as e: where = f' (in memory: {e.strerror}; the run folder was left as it was)'
     warnings.warn(f"{path} is missing, truncated or altered; rebuilt it from the final checkpoint{where}")
     return pd.read_csv(io.StringIO(want.to_csv(index=False)))  # as read back from the file
 
+# %% ../../nbs/lib/11_cache.ipynb #e320969f
 def final_checkpoint(rdir:Path, cfg:ExperimentConfig) -> dict:
     "The newest full checkpoint of a finished run, verified to be this run's last epoch."
     found = checkpoints(rdir / 'checkpoints', 'last')
@@ -253,7 +281,8 @@ def model(self:Run) -> ViT:
 @patch
 def _load(self:Run, state) -> ViT:
     "A model of this run's architecture holding `state`."
-    m = build_model(self.config.model, seed=self.config.train.seed); m.load_state_dict(state)
+    m = build_model(self.config.model, seed=self.config.train.seed)
+    m.load_state_dict(state)
     return m.to(default_device()).eval()
 
 # %% ../../nbs/lib/11_cache.ipynb #c07a3081
@@ -281,11 +310,13 @@ def epoch_files(self:Run) -> dict:
         raise CorruptRunError(f"{folder} holds epochs {sorted(files)}, expected {want[0]}..{want[-1]}")
     return files
 
+# %% ../../nbs/lib/11_cache.ipynb #655b254d
 @patch
 def epochs_available(self:Run) -> list:
     "Epochs whose weights were kept."
     return sorted(self.epoch_files())
 
+# %% ../../nbs/lib/11_cache.ipynb #4c36dd08
 @patch
 def load_epoch(self:Run, epoch:int) -> ViT:
     "The model as it was after `epoch` (its file verified to be this run's weights of that epoch)."

@@ -31,14 +31,17 @@ def state_bytes(state:dict, # a model's `state_dict()`
     plain = {k: v.detach().to('cpu').contiguous() for k, v in state.items()}
     return st_save(plain)
 
+# %% ../../nbs/lib/11a_weights.ipynb #5065762e
 def weights_sha256(state:dict) -> str:
     "SHA-256 of `state_bytes(state)`: the identity of a model's weights."
     return sha256_of(state_bytes(state))
 
+# %% ../../nbs/lib/11a_weights.ipynb #7e07a85f
 def config_text(cfg:ExperimentConfig) -> str:
     "The run config as the run cache stores it (`config.json`): the config and the package version, sorted keys."
     return json.dumps(dict(config=config_to_dict(cfg), version=package_version()), sort_keys=True, indent=1)
 
+# %% ../../nbs/lib/11a_weights.ipynb #6f0bcc26
 def config_sha256(cfg:ExperimentConfig) -> str:
     "SHA-256 of `config_text(cfg)`."
     return sha256_of(config_text(cfg).encode())
@@ -49,6 +52,7 @@ def run_identity(run, # a finished `pe_anchor.runs.cache.Run` (its final weights
     "{weights_sha256, config_sha256} of `run`: what a per-run result records of the model it measured."
     return dict(weights_sha256=weights_sha256(run.final['model']), config_sha256=config_sha256(run.config))
 
+# %% ../../nbs/lib/11a_weights.ipynb #37794e13
 def save_weights(run, # a finished `Run`
                  folder, # where the files go (a part's `weights/`)
                 ) -> dict:
@@ -60,6 +64,7 @@ def save_weights(run, # a finished `Run`
     return dict(file=f'{WEIGHTS}/{name}.safetensors', config_file=f'{WEIGHTS}/{name}.json',
                 weights_sha256=sha256_of(data), config_sha256=sha256_of(text.encode()))
 
+# %% ../../nbs/lib/11a_weights.ipynb #c86a5c2c
 def checked_bytes(path, # a file a manifest lists
                   sha256:str, # the digest the manifest records for it
                   what:str='Weights file', # what it is, for the message
@@ -73,6 +78,7 @@ def checked_bytes(path, # a file a manifest lists
                          f"{str(sha256)[:16]}...; restore the part whole")
     return data
 
+# %% ../../nbs/lib/11a_weights.ipynb #101baf77
 def tensors(data:bytes, # the bytes of a safetensors file
             path, # where they come from, for the message
            ) -> dict:
@@ -80,6 +86,7 @@ def tensors(data:bytes, # the bytes of a safetensors file
     try: return st_load(data)
     except Exception as e: raise ValueError(f"Weights file {path} is not a readable safetensors file ({e})") from None
 
+# %% ../../nbs/lib/11a_weights.ipynb #06d63d33
 def read_weights(path, # a `.safetensors` file written by `save_weights`
                  sha256:str, # the digest it must have
                 ) -> dict:
@@ -97,6 +104,7 @@ def parts_roots(parts=None) -> list:
                                 "pe_anchor (git clone), or pass parts=<folder of part folders>")
     return roots
 
+# %% ../../nbs/lib/11a_weights.ipynb #5016b925
 def committed_runs(parts=None, # a folder of part folders (default: every `reports/*-parts` of the checkout)
                   ) -> list:
     "One dict per committed run with weights: condition, seed, run, part folder and its manifest entry."
@@ -108,6 +116,7 @@ def committed_runs(parts=None, # a folder of part folders (default: every `repor
                                  test_acc=r.get('test_acc'), weights=r['weights']))
     return rows
 
+# %% ../../nbs/lib/11a_weights.ipynb #d427b5f2
 def committed_entry(condition:str, seed:int, parts=None) -> dict:
     "The `committed_runs` row of (condition, seed): a clear error naming what is committed if there is none."
     rows = committed_runs(parts)
@@ -129,6 +138,7 @@ def registered(condition:str) -> str:
         import pe_anchor.families  # registers them (they stay out of 'all')
     return check_choice(condition, CONDITIONS, 'condition')
 
+# %% ../../nbs/lib/11a_weights.ipynb #120c3cf8
 def part_file(part, # a part folder
               rel, # a path its manifest names, relative to the part
               what:str='file', # what it is, for the message
@@ -143,6 +153,7 @@ def part_file(part, # a part folder
             raise ValueError(f"{what} {Path(part, rel)}: {Path(part, *parts[:i])} is a symbolic link; refusing it")
     return Path(part, rel)
 
+# %% ../../nbs/lib/11a_weights.ipynb #fbe95749
 def part_runs(part, # a part folder (for the message)
               block:dict, # its manifest's `part` block
              ) -> list:
@@ -158,6 +169,7 @@ def part_runs(part, # a part folder (for the message)
                              "each run once: refusing it")
     return runs
 
+# %% ../../nbs/lib/11a_weights.ipynb #3de13a0b
 def part_entry(part, # a part folder
                run:str, # the name of one of its runs
               ) -> dict:
@@ -168,13 +180,13 @@ def part_entry(part, # a part folder
         raise ValueError(f"{part}: lists run {run!r} {len(hit)} times" + ('' if len(hit) != 1 else ' without weights'))
     return hit[0]
 
+# %% ../../nbs/lib/11a_weights.ipynb #de00a288
 IDENTITY_KEYS = ('weights_sha256', 'config_sha256')  # the digests that make two parts' copies of a run the same
 
 def weights_home(part, # a part folder
                  entry:dict, # its manifest's entry of one run with weights
                 ) -> tuple:
-    """(folder, entry) holding the run's files: `part` itself, or the part its weights point at (`weights.part`, a
-    path relative to `part`), whose entry of the same run has the same digests, condition and seed, and no pointer."""
+    "(folder, entry) holding the run's files: `part` itself, or the part its weights point at (`weights.part`)."
     w = entry.get('weights') if isinstance(entry.get('weights'), dict) else {}
     rel, run = w.get('part'), str(entry.get('run'))[:80]
     if rel is None: return Path(part), entry
@@ -190,12 +202,11 @@ def weights_home(part, # a part folder
                          "or points further; refusing it")
     return home, theirs
 
+# %% ../../nbs/lib/11a_weights.ipynb #aaff10bf
 def check_run(part, # a part folder
               entry:dict, # its manifest's entry of one run with weights (`part_runs`)
              ) -> tuple:
-    """(config, weights bytes) of the run, after every check the merge and the loader share: both files inside the
-    part, present, regular and of the recorded SHA-256; the tensors readable; the config naming this very run (its
-    name hashes the config) and the condition and seed the entry lists."""
+    "(config, weights bytes) of the run, after every check the merge and the loader share."
     w, run = entry.get('weights'), entry.get('run')
     if not isinstance(w, dict): raise ValueError(f"{part}: run {str(run)[:80]!r} lists no weights")
     part, entry = weights_home(part, entry)  # another part's files, when this part's entry points there
@@ -215,6 +226,7 @@ def check_run(part, # a part folder
                          f"its config is {cfg.condition} {cfg.train.seed}")
     return cfg, data
 
+# %% ../../nbs/lib/11a_weights.ipynb #be092670
 def entry_config(part, # a part folder
                  entry:dict, # its manifest entry of one run (`part_entry`)
                 ) -> ExperimentConfig:
@@ -230,8 +242,8 @@ class StoredRun:
         entry = part_entry(part, run)
         self.part, self.trained, self._model, self._state = Path(part), False, None, None
         self.dir = self.part / WEIGHTS / run  # its name is the run's name, as a cache folder's is
-        self.config, self._data = check_run(part, entry)  # the checks of a merge, every one
         home, held = weights_home(part, entry)  # the part holding its files (this one, or the one it points at)
+        self.config, self._data = check_run(home, held)  # the checks of a merge, every one, where the files are
         self.home, self.weights = home, held['weights']
         self.summary = dict(test_acc=entry.get('test_acc'), finished=entry.get('finished'))
     def __repr__(self): return f"StoredRun({self.dir.name}, part={self.part.name})"
@@ -268,6 +280,7 @@ def same_run(entry:dict, # a part's entry of one run
     check_run(home, theirs)
     return True
 
+# %% ../../nbs/lib/11a_weights.ipynb #48deed58
 def share_weights(part, # a part whose runs' weights `home` holds too, byte for byte
                   home, # that part: its files stay
                  ) -> list:
@@ -292,6 +305,7 @@ def committed_config(condition:str, seed:int, parts=None) -> ExperimentConfig:
     r = committed_entry(registered(condition), seed, parts)
     return entry_config(r['part'], part_entry(r['part'], r['run']))
 
+# %% ../../nbs/lib/11a_weights.ipynb #5179c113
 def committed_model(condition:str, # a condition of a committed study, e.g. 'ape' or 'cpe'
                     seed:int, # one of its seeds, e.g. 100
                     parts=None, # a folder of part folders (default: every `reports/*-parts` of the checkout)

@@ -32,12 +32,14 @@ FAMILY_CLASSES = {'vit': (VisionTransformer, TimmBlock), 'deit': (VisionTransfor
 PREFIX_TOKENS = {'vit': ('cls_token', 'reg_token'), 'deit': ('cls_token', 'dist_token'),
                  'eva': ('cls_token', 'reg_token')}  # the prefix-token parameters, in timm's order
 
+# %% ../../nbs/lib/07_pretrained.ipynb #b6a40efb
 def _what(model) -> str:
     "A model's class, and its block class if it has blocks."
     blocks = getattr(model, 'blocks', None)
     has_blocks = isinstance(blocks, (nn.Sequential, nn.ModuleList)) and len(blocks)
     return type(model).__name__ + (f" with {type(blocks[0]).__name__} blocks" if has_blocks else '')
 
+# %% ../../nbs/lib/07_pretrained.ipynb #c9f30d8f
 def timm_family(model:nn.Module) -> str:
     "The `TIMM_FAMILIES` key of a model (its exact class and block class); else a ValueError saying why not."
     for fam, (cls, blk) in FAMILY_CLASSES.items():
@@ -65,10 +67,12 @@ def check_patch_embed(model:nn.Module, name:str):
     if any(i % p for i, p in zip(pe.img_size, pe.patch_size)):
         raise ValueError(f"{name}: img_size={tuple(pe.img_size)} is not divisible by patch_size={tuple(pe.patch_size)}")
 
+# %% ../../nbs/lib/07_pretrained.ipynb #b0b6abc4
 def prefix_params(model:nn.Module, family:str) -> list:
     "The prefix-token parameters (1, n, C) in timm's order: class, then register (or distillation) tokens."
     return [p for p in (getattr(model, k, None) for k in PREFIX_TOKENS[family]) if p is not None]
 
+# %% ../../nbs/lib/07_pretrained.ipynb #2c3c4103
 def check_prefix(model:nn.Module, family:str, name:str):
     "Raise unless the prefix tokens add up to `num_prefix_tokens` and the learned table has the rows it must have."
     n, npt = sum(p.shape[1] for p in prefix_params(model, family)), model.num_prefix_tokens
@@ -85,6 +89,7 @@ ROPE_KINDS = {RotaryEmbeddingCat: "axial (rope_type='cat')", RotaryEmbeddingMixe
 _GRID_ARGS = ('in_pixels', 'ref_feat_shape', 'grid_offset', 'grid_indexing', 'rotate_half', 'grid_type',
               'normalize_coords')
 
+# %% ../../nbs/lib/07_pretrained.ipynb #9e15980e
 def rope_bands(r:RotaryEmbeddingCat) -> torch.Tensor:
     "The frequency bands of an axial RoPE module: its `bands` buffer, else rebuilt as timm builds them."
     if getattr(r, 'bands', None) is not None: return r.bands
@@ -92,6 +97,7 @@ def rope_bands(r:RotaryEmbeddingCat) -> torch.Tensor:
     if r.in_pixels: return pixel_freq_bands(n, float(r.max_res), linear_bands=r.linear_bands, device=dev)
     return freq_bands(n, temperature=float(r.temperature), step=1, device=dev)
 
+# %% ../../nbs/lib/07_pretrained.ipynb #761ad20b
 def rope_table(r:nn.Module, # timm's `RotaryEmbeddingCat` or `RotaryEmbeddingMixed` (with a fixed feat_shape)
                scale:float=1.0, # α: every angle is multiplied by it
               ) -> torch.Tensor:
@@ -102,6 +108,7 @@ def rope_table(r:nn.Module, # timm's `RotaryEmbeddingCat` or `RotaryEmbeddingMix
     bands = rope_bands(r)
     return torch.cat(build_rotary_pos_embed(list(r.feat_shape), bands * scale, device=bands.device, **kw), -1)
 
+# %% ../../nbs/lib/07_pretrained.ipynb #2c8f04c7
 def check_rope(model:nn.Module, name:str):
     "Raise for a RoPE the wrapper cannot scale exactly: other kinds, coordinate augmentation, a table it can't rebuild."
     r = getattr(model, 'rope', None)
@@ -139,14 +146,24 @@ PE_ENCODINGS = {'none': (), 'ape': ('ape',), 'rope': ('rope',), 'rope+ape': ('ap
 @dataclass(frozen=True)
 class TimmConfig:
     "What the analyses read from a wrapped timm model (`pe`, `grid`, `num_patches`) and its shape."
-    name:str; family:str; pe:str; img_size:tuple; patch_size:tuple; grid:tuple
-    num_prefix_tokens:int; depth:int; dim:int; num_classes:int; in_chans:int
+    name:str
+    family:str
+    pe:str
+    img_size:tuple
+    patch_size:tuple
+    grid:tuple
+    num_prefix_tokens:int
+    depth:int
+    dim:int
+    num_classes:int
+    in_chans:int
     alpha_scales:str='none' # the encodings a float pe_scale (α) multiplies, e.g. 'ape+rope', 'rope'; 'none'
     @property
     def num_patches(self): return self.grid[0] * self.grid[1]
     @property
     def encodings(self) -> tuple: return PE_ENCODINGS[self.pe]
 
+# %% ../../nbs/lib/07_pretrained.ipynb #72c80dad
 def timm_pe(model) -> str:
     "Our name of a timm model's positional encoding: 'none', 'ape' (learned table), 'rope' or 'rope+ape'."
     ape, rope = model.pos_embed is not None, getattr(model, 'rope', None) is not None
@@ -167,6 +184,7 @@ def check_alpha_scales(alpha_scales, # None or 'all' = every encoding; else a su
                              f"(pe={pe!r}); give some of them, or 'all'")
     return '+'.join(e for e in enc if e in names) or 'none'
 
+# %% ../../nbs/lib/07_pretrained.ipynb #fecb9242
 def timm_config(model, # a supported timm model
                 name:str, # its timm name
                 family:str, # `TIMM_FAMILIES` key
@@ -210,6 +228,7 @@ def pe_scales(self:TimmViT, pe_scale=1.0) -> dict:
                              "{'ape': a, 'rope': b} for a model with both encodings")
     return s
 
+# %% ../../nbs/lib/07_pretrained.ipynb #1f2ab39d
 @patch
 def embed(self:TimmViT, x, perm=None, pe_scale=1.0):
     "timm's `_pos_embed`: patch tokens permuted first, prefix tokens prepended in place, the table × `pe_scale`."
@@ -223,6 +242,7 @@ def embed(self:TimmViT, x, perm=None, pe_scale=1.0):
     if pe is not None and not m.no_embed_class: t = t + pe
     return t if pe is None and self.family == 'vit' else m.pos_drop(t)  # timm's ViT skips pos_drop without a table
 
+# %% ../../nbs/lib/07_pretrained.ipynb #cb2b2189
 @patch
 def rope_embed(self:TimmViT, pe_scale=1.0):
     "timm's RoPE table cat(sin, cos), angles × `pe_scale` (see `rope_table`); None without RoPE."
@@ -246,6 +266,7 @@ def run_block(blk:nn.Module, # a timm block
     try: return blk(h, **kw)
     finally: handle.remove()
 
+# %% ../../nbs/lib/07_pretrained.ipynb #7bd35ce3
 @patch
 def check_images(self:TimmViT, x):
     "Raise unless `x` is (B, in_chans, H, W) at the model's image size."
@@ -254,6 +275,7 @@ def check_images(self:TimmViT, x):
         raise ValueError(f"{self.cfg.name} takes images (B, {c}, {H}, {W}); got {tuple(x.shape)}. "
                          f"Resize the images, or create the model with img_size={x.shape[-1]}")
 
+# %% ../../nbs/lib/07_pretrained.ipynb #cc25b3c8
 @patch
 def forward(self:TimmViT, x, perm=None, pe_scale=1.0, capture=None, capture_blocks=False):
     "Logits of `x`, with optional token permutation, positional scaling and token capture (as `ViT.forward`)."
@@ -272,6 +294,7 @@ def _strip(sd:dict, prefix:str) -> dict:
     "Drop `prefix` from every key if every key has it."
     return {k[len(prefix):]: v for k, v in sd.items()} if sd and all(k.startswith(prefix) for k in sd) else sd
 
+# %% ../../nbs/lib/07_pretrained.ipynb #f1e0d7cb
 def read_state_dict(path) -> dict:
     "Tensors of a local weights file (`.safetensors` or `torch.load(weights_only=True)`), unwraps 'state_dict'/'model'."
     p = Path(path)
@@ -285,10 +308,12 @@ def read_state_dict(path) -> dict:
     sd = next((sd[k] for k in ('state_dict', 'model') if isinstance(sd.get(k), dict)), sd)
     return _strip(_strip(sd, 'module.'), 'model.')
 
+# %% ../../nbs/lib/07_pretrained.ipynb #22257125
 def _some(keys:list, n:int=5) -> str:
     "The first `n` of `keys`, and how many there are."
     return ', '.join(keys[:n]) + (f', ... ({len(keys)} in all)' if len(keys) > n else '')
 
+# %% ../../nbs/lib/07_pretrained.ipynb #953377f4
 def load_weights(model:nn.Module, # a timm model
                  path, # local weights file (see `read_state_dict`)
                  name:str='the model', # for the message
@@ -316,6 +341,7 @@ def create_timm(name:str, # a timm model name, e.g. 'vit_small_patch16_224'
         raise ValueError(f"unknown timm model {name!r}; e.g. {near}")
     return timm.create_model(name, pretrained=pretrained, **kwargs)
 
+# %% ../../nbs/lib/07_pretrained.ipynb #40be9c50
 def from_timm(model, # a timm model, or a timm model name
               checkpoint=None, # local weights file: .safetensors, or .pth/.pt/.bin (torch.load, weights_only=True)
               pretrained:bool=False, # names only: timm's own pretrained weights (downloads them)
@@ -346,6 +372,7 @@ def experiment_model(name:str, # a timm model name
     w = from_timm(name, checkpoint or None, pretrained, **kw)
     return TimmViT(w.model, w.cfg.name, alpha_scales) if alpha_scales and len(w.cfg.encodings) > 1 else w
 
+# %% ../../nbs/lib/07_pretrained.ipynb #4145b3ef
 def model_norm(model:TimmViT, # a wrapped timm model
                ds, # the evaluation set (an `ImageSet`: its `mean` and `std`)
                trained:bool, # pretrained or checkpoint weights: use timm's data config
