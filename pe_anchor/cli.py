@@ -19,6 +19,7 @@ class Parser(argparse.ArgumentParser):
     "An `ArgumentParser` whose errors are one line, `prog: error: message (see prog --help)`, without the usage block."
     def error(self, message): self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+# %% ../nbs/lib/25_cli.ipynb #2b8a0d3c
 def add_flag(parser:argparse.ArgumentParser, # the parser (or argument group)
              name:str, # the destination, e.g. 'cache_root' -> --cache-root (and the alias --cache_root)
              **kwargs, # `add_argument` keywords
@@ -27,6 +28,7 @@ def add_flag(parser:argparse.ArgumentParser, # the parser (or argument group)
     flags = [f"--{name.replace('_', '-')}"] + ([f'--{name}'] if '_' in name else [])
     return parser.add_argument(*flags, dest=name, **kwargs)
 
+# %% ../nbs/lib/25_cli.ipynb #7beb84c6
 def condition_list(text:str) -> str:
     "An argparse type: 'all', or a comma list of conditions, each one of `CONDITIONS`."
     names = [c.strip() for c in text.split(',') if c.strip()]
@@ -47,6 +49,7 @@ def seed_value(text:str) -> int:
         raise argparse.ArgumentTypeError(f"a seed is an integer >= 0; got {text[:40]!r} (at most {MAX_SEED})")
     return int(text)
 
+# %% ../nbs/lib/25_cli.ipynb #c6c281f6
 def seeds_value(tokens:list|None):
     "`--seeds` tokens read as everywhere in the project: None (the preset's default), a count N, or a list of seeds."
     if not tokens: return None
@@ -71,6 +74,7 @@ def error_line(e:BaseException, limit:int=600) -> str:
     whole = getattr(e, 'whole', False)  # a message that must be read whole: e.g. the files an adoption replaces
     return text if len(text) <= limit or whole else text[:limit - 3] + '...'
 
+# %% ../nbs/lib/25_cli.ipynb #0fefcb56
 def run_command(p:argparse.ArgumentParser, # the command's parser (its `prog` starts the line)
                 fn, # what the command does
                ):
@@ -81,6 +85,7 @@ def run_command(p:argparse.ArgumentParser, # the command's parser (its `prog` st
         if os.environ.get('PE_ANCHOR_DEBUG'): raise
         p.exit(2 if isinstance(e, INPUT_ERRORS) else 1, f"{p.prog}: error: {error_line(e)}\n")
 
+# %% ../nbs/lib/25_cli.ipynb #5472fb22
 DEVICE_NAME = re.compile(r'cpu|cuda(:[0-9]{1,3})?')
 
 def check_device_name(device:str|None) -> str|None:
@@ -96,6 +101,7 @@ def add_plugin_flag(p:argparse.ArgumentParser):
                         'registrations (conditions, PEs, corruptions: nbs/10_extend) reach this command and the '
                         'notebooks it executes')
 
+# %% ../nbs/lib/25_cli.ipynb #c172e0e2
 def import_plugins(names:list, # `--import` values: module names or .py files
                    cwd=None, # where a module name is looked for after the installed packages (default: here)
                   ) -> list:
@@ -106,7 +112,9 @@ def import_plugins(names:list, # `--import` values: module names or .py files
     for n in names:
         if n.endswith('.py'):
             if not Path(n).is_file(): raise FileNotFoundError(f"--import {n}: no such file")
-            load_plugin(str(Path(n).resolve())); refs.append(str(Path(n).resolve())); continue
+            load_plugin(str(Path(n).resolve()))
+            refs.append(str(Path(n).resolve()))
+            continue
         try: load_plugin(n, folder)
         except ModuleNotFoundError as e:
             if not f'{n}.'.startswith(f'{e.name}.'): raise  # a module the plug-in itself imports is missing
@@ -114,9 +122,11 @@ def import_plugins(names:list, # `--import` values: module names or .py files
         refs.append(n)
     return refs
 
+# %% ../nbs/lib/25_cli.ipynb #ba4cf333
 def plugin_args(argv:list) -> list:
     "The `--import` values in `argv`, read before the command's parser is built (the plug-ins extend its choices)."
-    pre = Parser(prog='pe-anchor', add_help=False); add_plugin_flag(pre)
+    pre = Parser(prog='pe-anchor', add_help=False)
+    add_plugin_flag(pre)
     return pre.parse_known_args(argv)[0].plugins
 
 # %% ../nbs/lib/25_cli.ipynb #f61a8992
@@ -134,6 +144,7 @@ def train_parser() -> argparse.ArgumentParser:
     add_plugin_flag(p)
     return p
 
+# %% ../nbs/lib/25_cli.ipynb #58605fa8
 def train_main(argv:list|None=None, # arguments (default: the command line)
               ):
     "`pe-anchor-train`: bad arguments exit with status 2 and a one-line error before anything is written."
@@ -166,6 +177,7 @@ def preset_costs(width:int=100, # characters per line
         out += [fill(f"--quick: {p.quick_cost}", ' ' * 6)] if p.quick_cost else []
     return '\n'.join(out)
 
+# %% ../nbs/lib/25_cli.ipynb #dcb1664f
 def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=None, merge=None, amend=None) -> str:
     "The first line `pe-anchor-paper` prints: what it does, and what the preset costs (`PRESETS[preset].cost`)."
     if redo_report: return f"pe-anchor-paper: the claims and the report of {out_dir} again, from its tables"
@@ -175,6 +187,7 @@ def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=Non
     look = f"; its quick look: {q}" if quick else ''
     return f"pe-anchor-paper: preset {preset} ({PRESETS[preset].summary}){look}; full cost: {PRESETS[preset].cost}"
 
+# %% ../nbs/lib/25_cli.ipynb #fef57916
 def add_executor_flags(p:argparse.ArgumentParser):
     "The flags that say where runs train and per-run analyses run (`pe_anchor.runs.executor.make_executor`)."
     g = p.add_argument_group('scaling out (where runs train and per-run analyses run)')
@@ -282,12 +295,14 @@ def in_parts(args, # the parsed `pe-anchor-paper` arguments
                                  f"{line['seconds']:.0f} s: {out_dir}; merge the parts with --merge")
     if args.quiet: print(json.dumps(line))
 
+# %% ../nbs/lib/25_cli.ipynb #e209c35f
 def analysis_names(args) -> list|None:
     "The registered analyses `--analyses` names (None: the default), each checked against the registry."
     from pe_anchor.analyses.units import get_analysis
     if not args.analyses: return None
     return [get_analysis(x.strip()).name for x in args.analyses.split(',') if x.strip()]
 
+# %% ../nbs/lib/25_cli.ipynb #02c33f09
 def amend_parts(args, # the parsed `pe-anchor-paper` arguments (`--amend`, `--analyses`, `--sign-key`)
                 executor):
     "`--amend`: add the analyses each part lacks (or `--analyses`) from its committed weights (`amend_part`)."
@@ -368,6 +383,7 @@ def upkeep_parser() -> argparse.ArgumentParser:
     sub.add_parser('plotly-js', help='write the shared plotly.js reports load (--plotly-js)').add_argument('folder')
     return p
 
+# %% ../nbs/lib/25_cli.ipynb #305b9007
 def upkeep_main(argv:list|None=None) -> int:
     "`pe-anchor-upkeep`: the exit status, 0 when done, 1 when a check finds a difference (bad input exits with 2)."
     p = upkeep_parser()
@@ -379,8 +395,12 @@ def upkeep_main(argv:list|None=None) -> int:
         if a.command == 'golden': return U.golden(a.compare, a.write, a.measure, a.here)
         if a.command == 'check-claims': return check_claims(a.outs, a.prereg)
         if a.command == 'recompute-part': return U.recompute_part(a.part, a.conditions, a.workers)
-        if a.command == 'commit-weights': U.commit_weights(a.part, Path(a.log).read_text(), a.cache_root); return True
-        if a.command == 'plotly-js': print(write_plotly_js(a.folder)); return True
+        if a.command == 'commit-weights':
+            U.commit_weights(a.part, Path(a.log).read_text(), a.cache_root)
+            return True
+        if a.command == 'plotly-js':
+            print(write_plotly_js(a.folder))
+            return True
         return U.show_parts_status(a.write)
     return 0 if run_command(p, upkeep) else 1
 

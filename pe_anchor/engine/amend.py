@@ -25,11 +25,13 @@ def part_lacks(part:dict) -> list:
     held = {r.get('analysis') for r in (part.get('results') or {}).values() if isinstance(r, dict)}
     return [n for n in ANALYSIS_UNITS if n not in held]
 
+# %% ../../nbs/lib/24d_amend.ipynb #42310d9d
 def retrain_cost(part:dict) -> str:
-    "What training the part's runs again costs, from its manifest: 'N runs, S CPU-s measured'."
+    "What training the part's runs again costs, from its manifest: 'N runs, S s of training measured ...'."
     secs = [r.get('train_seconds') or 0 for r in part.get('runs') or [] if isinstance(r, dict)]
     return f"{len(secs)} runs, {sum(secs):,.0f} s of training measured when the part was made"
 
+# %% ../../nbs/lib/24d_amend.ipynb #3cb87a8d
 def amend_refusal(path, # the part's folder (for the message)
                   part:dict, # its manifest's `part` block
                   analysis, # a registered analysis (or its name)
@@ -57,6 +59,7 @@ def amend_tasks(p:Path, study, todo:list, keys:list, names:dict, device=None) ->
             g[a.name, k] = Task(on_run, (result_task, ('part', str(p), names[k]), args), after=after, cost=a.cost)
     return g
 
+# %% ../../nbs/lib/24d_amend.ipynb #fa296252
 def amend_part(part, # a part's folder (`compute_part`)
                analyses=None, # names of registered analyses to add (default: every one the part lacks)
                executor=None, device=None, progress:bool=True,

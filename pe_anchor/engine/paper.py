@@ -30,6 +30,7 @@ def claim_verdict(row:pd.Series) -> str:
     if len(set(vs.values())) == 1: return next(iter(vs.values()))
     return ', '.join(f"{v} ({e} RPI)" for e, v in vs.items())
 
+# %% ../../nbs/lib/24c_paper.ipynb #ae74bc24
 def verdict_lines(claims:pd.DataFrame, # `claims.csv` (`claims_table`)
                   preset:str) -> list:
     "One line per claim (its verdict and what it claims), or, at a plumbing preset, one line saying there is none."
@@ -49,6 +50,7 @@ def duration(seconds:float) -> str:
     "Seconds in words: '42 s' below two minutes, else '67 min'."
     return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
 
+# %% ../../nbs/lib/24c_paper.ipynb #95e6c703
 def where_lines(out:Path) -> list:
     "Where a reproduction's outputs are, one line each (those that exist)."
     figs = len(list((out / 'figures').glob('*.png')))
@@ -57,6 +59,7 @@ def where_lines(out:Path) -> list:
              ('log', out / LOG_FILE, " (warnings; the kernels' own output)")]
     return [f"  {k:<10}{p}{note}" for k, p, note in items if p.exists()]
 
+# %% ../../nbs/lib/24c_paper.ipynb #9b112713
 def summary_lines(out:Path, preset:str, steps:pd.DataFrame, seconds:float) -> list:
     "The end of a run: how long, what ran, where everything is, the verdicts."
     claims = out / 'claims.csv'
@@ -69,6 +72,7 @@ def analysis_notebooks() -> list:
     "The section notebooks of the registered analyses: `nbs/NN_<analysis>.ipynb` with a committed-result section."
     return [p for p in committed_notebooks() if p.stem.split('_', 1)[-1] in ANALYSIS_UNITS]
 
+# %% ../../nbs/lib/24c_paper.ipynb #53f18bc5
 def section_notebooks(out:Path, study:StudyConfig, cache:Path,
                       redo:bool=True, # execute them even if every one is there (the merge ran)
                       adopt_out_dir:bool=False, plugins=()) -> dict:
@@ -136,6 +140,7 @@ def check_rerender(out:Path, adopt_out_dir:bool=False) -> tuple:
     check_out_dir(out, adopt_out_dir)
     return study, prints
 
+# %% ../../nbs/lib/24c_paper.ipynb #833ca7e7
 def rerender(out_dir, # a finished reproduction (its manifest and analysis tables)
              report:bool=True, # also execute and render the report
              progress:bool=True,
@@ -143,8 +148,7 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
              plugins=(), # modules the report notebook imports first (`plugin_cell`)
              plotly_js=None, # a shared plotly.js file the report loads (`write_plotly_js`; None: its own copy)
             ) -> dict:
-    """Redo the claims (and the report) of a finished reproduction from its tables alone: no run cache, no training.
-    For a change to the claims or the report code; a changed analysis needs `reproduce`."""
+    "Redo the claims (and the report) of a finished reproduction from its tables alone: no run cache, no training."
     out, t0, log = Path(out_dir).expanduser().resolve(), time.time(), []
     check_plotly_js(plotly_js)
     check_rerender(out, adopt_out_dir)  # nothing is written into a folder that fails a check
@@ -153,7 +157,8 @@ def rerender(out_dir, # a finished reproduction (its manifest and analysis table
         study, prints = check_rerender(out, adopt_out_dir)  # again, now that no one else writes
         if owned: check_user_edits(out, adopt_out_dir, report)  # a file the user edited is never replaced unasked
         write_plan(out, study)
-        st = time.time(); run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
+        st = time.time()
+        run_unit(out, 'claims', prints['claims'], lambda d: write_claims(out, d, study))
         log.append(dict(step='claims', status='ran', seconds=time.time() - st))
         st = time.time()
         if report: report_unit(out, study, prints['report'], plugins, plotly_js)  # recorded as its own

@@ -24,22 +24,20 @@ def threshold_bounds(threshold:str) -> tuple:
     above, below = num('>'), num('<')
     return (float(above.group(1)) if above else None, float(below.group(1)) if below else None)
 
+# %% ../../nbs/lib/27a_glance.ipynb #21a1dc22
 def part_margin(r, # a claims-table row (threshold, ci_low, ci_high)
                 outside:bool=False, # measure how far the interval lies outside the condition instead
                ) -> float:
-    """How far a part's 95 % interval lies inside its condition (`outside`: beyond it), negative when it does not;
-    NaN without an interval."""
+    "How far a part's 95 % interval lies inside its condition (`outside`: beyond it), negative when it does not."
     above, below = threshold_bounds(r['threshold'])
     lo, hi = (r['ci_high'], r['ci_low']) if outside else (r['ci_low'], r['ci_high'])
     m = ([lo - above] if above is not None else []) + ([below - hi] if below is not None else [])
     return min(m) if m else float('nan')
 
-
 # %% ../../nbs/lib/27a_glance.ipynb #ed986780
 def verdict_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.verdicts.claims_table.claims_table`)
                   ) -> pd.DataFrame:
-    """Per claim and RPI estimator (one row if no part reads SSDC under RPI): the verdict and the part that decided it;
-    with the pre-registered primary verdicts (`pe_anchor.verdicts.confirm`), one row per claim: its primary verdict."""
+    "Per claim and RPI estimator (one row if no part reads SSDC under RPI): the verdict and the part that decided it."
     if 'role' in claims and (claims.role == 'primary').any(): return primary_parts(claims)
     tests, ests, rows = nominal_rows(claims[claims.role == 'test']), [e for e in RPI_ESTIMATORS
                                                                    if f'verdict_{e}' in claims], []
@@ -61,19 +59,19 @@ def verdict_parts(claims:pd.DataFrame, # the claims table (`pe_anchor.verdicts.c
                              severities=severity_verdicts(claims, c)))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/lib/27a_glance.ipynb #363e42ef
 def paper_value(claims:pd.DataFrame, # the claims table
                 dec:dict, # one deciding part (a row of it)
                ) -> float:
-    """The paper's value of a deciding part: that of the claim's exploratory-rule part with the same name whose statistic
-    is the same quantity (the deciding one, its estimator named, begins with it); NaN where the paper has none."""
+    "The paper's value of a deciding part, from the claim's exploratory-rule part of the same name and quantity."
     t = claims[(claims.role == 'test') & (claims.claim == dec['claim']) & (claims.part == dec['part'])]
     plain = re.sub(r'\b(batch|image) RPI', 'RPI', str(dec['statistic']))
     same = [r['paper'] for r in t.to_dict('records') if plain.startswith(str(r['statistic']))]
     return float(same[0]) if same and not pd.isna(same[0]) else float('nan')
 
+# %% ../../nbs/lib/27a_glance.ipynb #49e745be
 def primary_parts(claims:pd.DataFrame) -> pd.DataFrame:
-    """Per claim: the primary verdict, the deciding part closest to deciding it (with the paper's value where the paper
-    has one), the verdicts other readings give, and the severity counts (C4, C5)."""
+    "Per claim: the primary verdict, the deciding part closest to deciding it, other readings' verdicts, the counts."
     dec, rows = claims[claims.role == 'deciding'], []
     for p in claims[claims.role == 'primary'].to_dict('records'):
         v, g = p['part_verdict'], dec[dec.claim == p['claim']]
@@ -96,6 +94,7 @@ def _glance_label(r:dict) -> str:
     tag = '' if r['estimator'] == 'any' else f" · {r['estimator']} RPI"
     return f"<b>{r['claim']}</b>{tag}<br><span style='font-size:10px'>{r['part']}</span>"
 
+# %% ../../nbs/lib/27a_glance.ipynb #fc745c59
 def _holds_regions(fig, d:pd.DataFrame, lo:float, hi:float):
     "A faint green band per row over the values where its part's condition holds."
     for i, t in enumerate(d.threshold):
@@ -104,10 +103,12 @@ def _holds_regions(fig, d:pd.DataFrame, lo:float, hi:float):
         fig.add_shape(type='rect', x0=lo if above is None else above, x1=hi if below is None else below,
                       y0=i - 0.38, y1=i + 0.38, fillcolor='rgba(46,125,50,0.12)', line_width=0, layer='below')
 
+# %% ../../nbs/lib/27a_glance.ipynb #59de9755
 def _x_range(d:pd.DataFrame) -> tuple:
     "An x range holding every value, interval, paper value and threshold of the rows, padded."
     bounds = [b for t in d.threshold for b in threshold_bounds(t) if b is not None]
-    v = np.array([*d.ours, *d.ci_low, *d.ci_high, *d.paper, *bounds], float); v = v[np.isfinite(v)]
+    v = np.array([*d.ours, *d.ci_low, *d.ci_high, *d.paper, *bounds], float)
+    v = v[np.isfinite(v)]
     lo, hi = (v.min(), v.max()) if len(v) else (0.0, 1.0)
     pad = 0.06 * (hi - lo) or 0.1
     return lo - pad, hi + pad
@@ -122,6 +123,7 @@ def _verdict_text(r:dict, width:int=30) -> str:
     small = [w for x in lines for w in textwrap.wrap(x, width)]
     return f"<b>{r['verdict']}</b>" + ''.join(f"<br><span style='font-size:10px'>{x}</span>" for x in small)
 
+# %% ../../nbs/lib/27a_glance.ipynb #9d170457
 def plot_glance(claims:pd.DataFrame, # the claims table (`pe_anchor.verdicts.claims_table.claims_table`)
                 title:str="Results at a glance: the paper's claims C1–C7",
                ) -> go.Figure:

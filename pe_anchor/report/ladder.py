@@ -65,6 +65,7 @@ def _needed(g:pd.DataFrame, what:str, pr:dict) -> float:
     if above is None: above = pr['claims']['C7']['direction'][c] == '>'
     return seeds_needed(g[col].mean(), g[col].std(ddof=1), pr[th] if th else 0.0, above)
 
+# %% ../../nbs/lib/27b_ladder.ipynb #53bfc28c
 def ladder_table(st:pd.DataFrame, # `ladder_stats` of one or several studies (a depth each)
                  acc:pd.DataFrame|None=None, # condition, seed, depth, test_acc of the runs (`run_accuracies`)
                  pr:dict|None=None) -> pd.DataFrame:
@@ -80,9 +81,9 @@ def ladder_table(st:pd.DataFrame, # `ladder_stats` of one or several studies (a 
         rows.append(row)
     return pd.DataFrame(rows).sort_values('depth', kind='stable', ignore_index=True)  # the rungs in depth order
 
+# %% ../../nbs/lib/27b_ladder.ipynb #6db10ec8
 def run_accuracies(parts:list) -> pd.DataFrame:
-    """condition, seed, depth and final test accuracy of every run of `parts` (part folders), from their manifests (a
-    run whose weights point at another part reads its config there: `weights_home`)."""
+    "condition, seed, depth and final test accuracy of every run of `parts` (part folders), from their manifests."
     from pe_anchor.runs.weights import weights_home
     rows = []
     for p in map(Path, parts):
@@ -104,12 +105,14 @@ def on_side(r, # a row of `ladder_table`
     gap = r[col] - (pr[th] if th else 0.0)
     return bool(gap > 0) if above else bool(gap < 0)
 
+# %% ../../nbs/lib/27b_ladder.ipynb #e8ea395d
 def needed_text(n:float, # seeds needed (`seeds_needed`; inf: none)
                 side:bool, # the mean on the right side (`on_side`)
                ) -> str:
     "The seeds needed in words: a number, 'never (wrong side)', or 'more than 1000'."
     return f"{n:.0f}" if np.isfinite(n) else 'more than 1000' if side else 'never (wrong side)'
 
+# %% ../../nbs/lib/27b_ladder.ipynb #988f2770
 def shortfall(r, # a row of `ladder_table` (None: the condition was not measured at that depth)
               what:str, # a part of `LADDER_PARTS`
               seeds:int, pr:dict) -> str:
@@ -118,6 +121,7 @@ def shortfall(r, # a row of `ladder_table` (None: the condition was not measured
     n = r[f'seeds for {what}']
     return '' if n <= seeds else needed_text(n, on_side(r, what, pr))
 
+# %% ../../nbs/lib/27b_ladder.ipynb #d161ac93
 def ladder_decision(lt:pd.DataFrame, # `ladder_table`
                     estimator:str='batch', # the pre-registration's RPI estimator
                     seeds:int=6, # the confirmatory study's seeds
@@ -133,6 +137,7 @@ def ladder_decision(lt:pd.DataFrame, # `ladder_table`
                          short_of='; '.join(short)))
     return pd.DataFrame(rows)
 
+# %% ../../nbs/lib/27b_ladder.ipynb #ba6932be
 def decision_markdown(dec:pd.DataFrame, # `ladder_decision`
                       rule:bool=True, # the pre-registration's estimator (the decision), else a reading under another
                      ) -> str:
@@ -155,6 +160,7 @@ def ladder_profiles(profs:list, # `ssdc_profiles` tables of several studies (a d
     out = pd.concat(rows, ignore_index=True)
     return out.assign(relative_layer=out.layer / (out.depth - 1))
 
+# %% ../../nbs/lib/27b_ladder.ipynb #2ff9a128
 LADDER_DASH = {4: 'dot', 8: 'dash', 12: 'solid'}  # depth -> line style (any other depth: dash-dot)
 
 def plot_ladder(lp:pd.DataFrame, # `ladder_profiles`
@@ -186,6 +192,7 @@ def committed_ladder(root=None, # a checkout (default: this one)
     parts = [p for g in LADDER_PARTS_DIRS for p in sorted(root.glob(g)) if (p / 'manifest.json').exists()]
     return pd.concat([ladder_stats(p) for p in profs], ignore_index=True), run_accuracies(parts), profs
 
+# %% ../../nbs/lib/27b_ladder.ipynb #73ccea85
 def ladder_markdown(lt:pd.DataFrame, # `ladder_table`
                     estimator:str='batch') -> str:
     "The ladder as a Markdown table: per depth and condition, each statistic (mean ± SD), the seeds each part needs."
@@ -199,6 +206,7 @@ def ladder_markdown(lt:pd.DataFrame, # `ladder_table`
             for _, r in lt[lt.estimator == estimator].iterrows()]
     return '\n'.join([head, '|' + '---|' * 11, *rows])
 
+# %% ../../nbs/lib/27b_ladder.ipynb #94909921
 def write_ladder(dest, # the ladder's folder, e.g. reports/cpu-deep-pilot
                  root=None) -> list:
     "Write the ladder: `ladder.csv`, `ladder_profiles.csv`, the figure (PNG), `ladder.md` with the decision, the page."
@@ -223,6 +231,7 @@ def amended_text(amended:list, # a part manifest's `amended` records
     commit = lambda g: f"`{str(g['commit'])[:10]}`" + (', tree dirty' if g.get('dirty') else '')
     return ', '.join(f"{', '.join(a['analyses'])} ({commit(a['provenance']['git'])})" for a in amended)
 
+# %% ../../nbs/lib/27b_ladder.ipynb #3982aaab
 def pilot_parts(root=None) -> list:
     "One row per part of the pilot: its folder, runs, commit, the training seconds of each run and what was amended."
     rows = []
@@ -234,18 +243,21 @@ def pilot_parts(root=None) -> list:
                          seconds=part['seconds'], amended=amended_text(part.get('amended') or [])))
     return rows
 
+# %% ../../nbs/lib/27b_ladder.ipynb #650e9f25
 def peak_at_zero(st:pd.DataFrame, # `ladder_stats`
                  estimator:str='batch') -> pd.DataFrame:
     "Per depth and condition: seeds whose SSDC under RPI peaks at layer 0 (R = 0), of all seeds."
     g = st[st.estimator == estimator].sort_values('depth', kind='stable').groupby(['depth', 'condition'], sort=False)
     return g.R.agg(at_zero=lambda r: int((r <= 0).sum()), seeds='size').reset_index()
 
+# %% ../../nbs/lib/27b_ladder.ipynb #80f5f432
 def peaks_text(z:pd.DataFrame, # `peak_at_zero`
               ) -> str:
     "'`sincos` at depth 4 (6 of 6), 12 (2 of 2)': the seeds peaking at layer 0, per condition and depth."
     at = lambda g: ', '.join(f'{r.depth} ({r.at_zero} of {r.seeds})' for r in g.itertuples())
     return '; '.join(f"`{c}` at depth {at(g)}" for c, g in z[z.at_zero > 0].groupby('condition', sort=False))
 
+# %% ../../nbs/lib/27b_ladder.ipynb #a8802232
 def shortfall_trend(lt:pd.DataFrame, # `ladder_table`
                     estimator:str='batch') -> str:
     "What falls short at the deepest rung, and that statistic's mean at every depth: does depth bring it closer?"
@@ -258,6 +270,7 @@ def shortfall_trend(lt:pd.DataFrame, # `ladder_table`
     return (f"**What falls short at depth {deepest.depth}** ({estimator} RPI), its mean at every depth: " +
             '; '.join(f"{w} `{c}`, {LADDER_PARTS[w][0]} {means(LADDER_PARTS[w][0], c)}" for w, c in parts) + '.')
 
+# %% ../../nbs/lib/27b_ladder.ipynb #282c4373
 def ladder_page(lt:pd.DataFrame, # `ladder_table`
                 st:pd.DataFrame, # `ladder_stats`
                 parts:list, # `pilot_parts`

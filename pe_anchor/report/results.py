@@ -21,8 +21,10 @@ __all__ = ['VERDICT_COLORS', 'WIDE_COLUMNS', 'COLOUR_NAMES', 'display_table', 'f
 # %% ../../nbs/lib/27_results.ipynb #tbl00002
 _WORDS = {'True': 'yes', 'False': 'no'}
 
+# %% ../../nbs/lib/27_results.ipynb #70ebb92c
 def _missing(v) -> bool: return v is None or (pd.api.types.is_scalar(v) and pd.isna(v))
 
+# %% ../../nbs/lib/27_results.ipynb #9fd784c9
 def _shown(s:pd.Series) -> pd.Series:
     "One column as a reader sees it (see `display_table`)."
     v = s.dropna()
@@ -34,10 +36,10 @@ def _shown(s:pd.Series) -> pd.Series:
         return _WORDS.get(x, x) if isinstance(x, str) else x
     return s.astype(object).map(one)
 
+# %% ../../nbs/lib/27_results.ipynb #36ee236b
 def display_table(table:pd.DataFrame, # a table about to be shown
                  ) -> pd.DataFrame:
-    """`table` as a reader sees it: True/False as yes/no, whole-number float columns as integers, missing values blank,
-    columns with no value at all left out."""
+    "`table` as a reader sees it (booleans as words, whole floats as integers, blanks), empty columns left out."
     t = pd.DataFrame({i: _shown(table.iloc[:, i]) for i in range(table.shape[1])}, index=table.index)
     t.columns = table.columns
     empty = [c for c in t.columns if len(t) and (t[c].astype(str) == '').all()]
@@ -49,9 +51,9 @@ def _ms(m, sd, n, digits=3) -> str:
     if m is None or pd.isna(m): return ''
     return f"{m:.{digits}f}" + (f" ± {sd:.{digits}f}" if n and n > 1 and not pd.isna(sd) else '')
 
+# %% ../../nbs/lib/27_results.ipynb #aab69afc
 def format_sweep(summary:pd.DataFrame, condition:str, pe_scales=None, digits:int=3) -> pd.DataFrame:
-    """The α sweep of `condition` as printed: ours (mean ± population SD) beside the paper's, clean accuracy and
-    interpretability."""
+    "The α sweep of `condition` as printed, ours beside the paper's."
     s = summary[summary.condition == condition].sort_values('alpha', ascending=False)
     if pe_scales is not None:
         s = s[np.isclose(s.alpha.to_numpy(float)[:, None], np.asarray(pe_scales, float)[None]).any(1)]
@@ -97,6 +99,7 @@ def format_claims(claims:pd.DataFrame, digits:int=3) -> pd.DataFrame:
     cols['role'] = claims.role  # a part can be tested under the exploratory and the pre-registered rules
     return display_table(pd.DataFrame(cols)).set_index(['claim', 'role', 'RPI estimator', 'part'])
 
+# %% ../../nbs/lib/27_results.ipynb #563e075a
 def _why(g:pd.DataFrame, v:str) -> str:
     "The parts that decided verdict `v` of one claim under one estimator, with their numbers."
     key = g[(g.part_verdict == v) & (g.role == 'test')] if v != 'holds' else g[g.role == 'test']
@@ -107,6 +110,7 @@ def _why(g:pd.DataFrame, v:str) -> str:
     if v == 'not testable' and notes: return notes
     return '; '.join(num(r) for r in key.itertuples() if not pd.isna(r.ours)) or notes or 'no data'
 
+# %% ../../nbs/lib/27_results.ipynb #57033ba0
 def _deciding_numbers(g:pd.DataFrame) -> str:
     "Every deciding part of one claim with its numbers (the digest's and the glance figure's rows)."
     f = lambda r: (f"{r.part}: {r.ours:.3f}" + ('' if pd.isna(r.ci_low) else f" [{r.ci_low:.3f}, {r.ci_high:.3f}]")
@@ -114,6 +118,7 @@ def _deciding_numbers(g:pd.DataFrame) -> str:
     nums = [f(r) for r in g.itertuples() if not pd.isna(r.ours)]
     return '; '.join(nums) or '; '.join(dict.fromkeys(n for n in g.note.fillna('') if n)) or 'no deciding part measured'
 
+# %% ../../nbs/lib/27_results.ipynb #2d610889
 def _primary_summary(claims:pd.DataFrame) -> str:
     "Markdown: one line per claim with its primary verdict and every deciding part."
     lines = []
@@ -123,10 +128,9 @@ def _primary_summary(claims:pd.DataFrame) -> str:
                                 f"{_deciding_numbers(g[g.role == 'deciding'])}")
     return '\n'.join(lines)
 
+# %% ../../nbs/lib/27_results.ipynb #c5abbfdb
 def claims_summary(claims:pd.DataFrame) -> str:
-    """Markdown: one line per claim with its verdict and the parts that decided it: the primary verdict and its
-    deciding parts where the study has them (the numbers of the digest and the glance figure), else one line per RPI
-    estimator under the exploratory rules."""
+    "Markdown: one line per claim with its verdict and the parts that decided it."
     if 'role' in claims and (claims.role == 'primary').any(): return _primary_summary(claims)
     lines = []
     for c, g in claims.groupby('claim', sort=False):
@@ -147,11 +151,11 @@ def _verdict_css(v) -> str:
     key = str(v).split('\n')[0].removeprefix('premise: ')  # a digest's verdict cell: the verdict, then its reason
     return f'background-color: {VERDICT_COLORS[key]}' if key in VERDICT_COLORS else ''
 
+# %% ../../nbs/lib/27_results.ipynb #837a6426
 WIDE_COLUMNS = ('note', 'why', 'deciding parts', 'the claim')  # texts given room instead of a squeezed column
 
 def style_verdicts(table:pd.DataFrame): # a formatted table with verdict columns (`format_claims`, `claims_digest`)
-    """`table` as a pandas Styler whose verdict cells are coloured (holds green, does not hold red, inconclusive amber),
-    texts top-left aligned, line breaks kept, and long texts given room."""
+    "`table` as a pandas Styler whose verdict cells are coloured by verdict."
     cols, wide = [c for c in table.columns if 'verdict' in c], [c for c in table.columns if c in WIDE_COLUMNS]
     return (table.style.map(_verdict_css, subset=cols)
             .set_properties(**{'text-align': 'left', 'vertical-align': 'top', 'white-space': 'pre-line'})
@@ -164,6 +168,7 @@ def _by_condition(rows:list) -> list:
     rank = {c: i for i, c in enumerate(CONDITION_ORDER)}
     return sorted(rows, key=lambda r: rank.get(r['condition'], len(rank)))
 
+# %% ../../nbs/lib/27_results.ipynb #4f5715d8
 def format_rpi_summary(summary:pd.DataFrame, digits:int=3) -> pd.DataFrame:
     "`rpi_summary` as printed: trained models, ours as mean ± sample SD over seeds beside the paper's values."
     s = summary[summary.trained.astype(bool)]
@@ -178,9 +183,9 @@ def format_rpi_summary(summary:pd.DataFrame, digits:int=3) -> pd.DataFrame:
             for r in _by_condition(s.to_dict('records'))]
     return display_table(pd.DataFrame(rows).set_index(['model', 'RPI estimator']))
 
+# %% ../../nbs/lib/27_results.ipynb #902bd738
 def format_matched(table:pd.DataFrame, digits:int=3) -> pd.DataFrame:
-    """`matched_table` as printed: per model and corruption, epoch, clean accuracy and FS (mean ± population SD, as
-    Table 5) at the final and at the accuracy-matched checkpoint."""
+    "`matched_table` as printed: per model and corruption, the epoch, clean accuracy and FS of two checkpoints."
     rows = []
     for r in _by_condition(table.to_dict('records')):
         row = {'model': PAPER_LABELS.get(r['condition'], r['condition']), 'corruption': r['corruption']}
@@ -192,12 +197,12 @@ def format_matched(table:pd.DataFrame, digits:int=3) -> pd.DataFrame:
         rows.append(row)
     return display_table(pd.DataFrame(rows).set_index(['model', 'corruption']))
 
+# %% ../../nbs/lib/27_results.ipynb #f45899c1
 COLOUR_NAMES = dict(zip(DEEP, ('blue', 'orange', 'green', 'red', 'purple', 'brown', 'pink', 'grey', 'olive',
                                'light blue')))  # the names of the figures' palette
 
 def glossary():
-    """The report's glossary as a Styler: every condition's one label, its colour (a swatch and the colour's name) and
-    the names the paper gives it."""
+    "The report's glossary as a Styler: every condition's one label, its colour and the names the paper gives it."
     t = pd.DataFrame([dict(key=c, label=PAPER_LABELS[c], colour=COLOUR_NAMES.get(CONDITION_COLORS[c], ''),
                            paper_names=PAPER_NAMES[c]) for c in CONDITIONS]).set_index('key')
     swatch = lambda col: [f'border-left: 2.5em solid {CONDITION_COLORS[c]}; padding-left: 0.6em' for c in col.index]
@@ -211,17 +216,20 @@ def nominal_rows(tests:pd.DataFrame) -> pd.DataFrame:
     keep = tests.severity.isna() | sev.isin(['', 'nan', 'none', 'paper', 'nominal'])
     return tests[keep] if keep.any() else tests
 
+# %% ../../nbs/lib/27_results.ipynb #3aaad171
 def severity_verdicts(claims:pd.DataFrame, claim:str) -> str:
     "The claim's verdicts across corruption severities ('severity summary' rows), e.g. 'jpeg: holds at some'."
     s = claims[(claims.claim == claim) & (claims.role == 'severity summary')]
     name = lambda r: r['corruption'] if isinstance(r.get('corruption'), str) and r['corruption'] else r['part']
     return '; '.join(f"{name(r)}: {r['part_verdict']}" for r in s.to_dict('records'))
 
+# %% ../../nbs/lib/27_results.ipynb #df0cd4de
 def nonzero_counts(note:str) -> str:
     "A 'severity counts' note without its severity lists and its zero counts: 'does not hold 5, inconclusive 3'."
     counts = [re.sub(r' \(.*\)$', '', x.strip()) for x in str(note).split(';')]
     return ', '.join(x for x in counts if x and not x.endswith(' 0'))
 
+# %% ../../nbs/lib/27_results.ipynb #1db833e3
 def other_verdicts(claims:pd.DataFrame, # the claims table (with 'primary' and 'reading' rows)
                    claim:str, # one claim
                   ) -> str:
@@ -232,16 +240,15 @@ def other_verdicts(claims:pd.DataFrame, # the claims table (with 'primary' and '
     rd = claims[(claims.claim == claim) & (claims.role == 'reading') & (claims.part_verdict != p['part_verdict'])]
     return '; '.join(out + [f"{r.part.removeprefix('reading: ')} → {r.part_verdict}" for r in rd.itertuples()])
 
-
 # %% ../../nbs/lib/27_results.ipynb #sev00002
 def _counted(note) -> str:
     "A 'severity counts' note without its zero counts, one verdict a line: 'holds 10 (10, 9, ...)'."
     return '\n'.join(x.strip() for x in str(note).split(';') if x.strip() and not x.strip().endswith(' 0'))
 
+# %% ../../nbs/lib/27_results.ipynb #797f23d1
 def claims_across_severities(claims:pd.DataFrame, # a claims table (`claims_table`, or `study_claims`)
                             ) -> pd.DataFrame|None:
-    """Per claim and severity curve: its verdict across the curve's severities and the verdict at each ('severity
-    summary' rows, else 'severity counts' rows); None when the table has neither."""
+    "Per claim and severity curve: its verdict across the curve's severities and the verdict at each."
     for role, each in (('severity summary', lambda n: str(n)), ('severity counts', _counted)):
         s = claims[claims.role == role] if 'role' in claims else claims.iloc[:0]
         if not len(s): continue
@@ -262,12 +269,14 @@ def _part_line(r, statistic:bool, estimator:bool, digits:int=3) -> str:
     stat, needs = (f" · {r.statistic}" if statistic else ''), ('' if pd.isna(r.threshold) else f", needs {r.threshold}")
     return f"• {name}{stat}: {val}{needs} → {r.part_verdict}{note}"
 
+# %% ../../nbs/lib/27_results.ipynb #4d227a0f
 def _parts_text(g:pd.DataFrame, digits:int=3) -> str:
     "A claim's deciding parts, one line each; a statistic they all share said once, above them."
     stats, ests = list(dict.fromkeys(g.statistic)), set(g.estimator) - {'any'}
     head = [f"{stats[0]}:"] if len(stats) == 1 else []
     return '\n'.join(head + [_part_line(r, len(stats) > 1, len(ests) > 1, digits) for r in g.itertuples()])
 
+# %% ../../nbs/lib/27_results.ipynb #57f42ba1
 def _exploratory_deciding(g:pd.DataFrame) -> pd.DataFrame:
     "The test parts (paper's settings) that decided a claim's verdict under each estimator: all if it holds."
     tests, keep = nominal_rows(g[g.role == 'test']), []
@@ -293,13 +302,14 @@ def _digest_row(claims:pd.DataFrame, c:str, g:pd.DataFrame, digits:int) -> dict:
     row['deciding parts'] = _parts_text(_exploratory_deciding(g), digits)
     return row | {'across severities': severity_verdicts(claims, c).replace('; ', '\n')}
 
+# %% ../../nbs/lib/27_results.ipynb #9bb208f3
 def claims_digest(claims:pd.DataFrame, # a claims table (`claims_table`, or `study_claims` with primary verdicts)
                   digits:int=3) -> pd.DataFrame:
-    """One row per claim: its verdict (the primary one, or one per RPI estimator), the parts that decided it with their
-    statistic and 95 % interval, the verdicts other readings give, and its verdicts across severities."""
+    "One row per claim: its verdict, the parts that decided it, the verdicts of other readings and across severities."
     rows = [_digest_row(claims, c, g, digits) for c, g in claims.groupby('claim', sort=False)]
     return display_table(pd.DataFrame(rows).set_index('claim'))
 
+# %% ../../nbs/lib/27_results.ipynb #0f6c6be3
 def claims_html(claims:pd.DataFrame, # a claims table (`claims_table`, or `study_claims` with primary verdicts)
                 every:str='Every part of the claims table', # the title of the folded full table
                ) -> HTML:
