@@ -7,8 +7,7 @@ from __future__ import annotations
 import numpy as np, pandas as pd
 import plotly.graph_objects as go
 from ..base.core import (PAPER_LABELS, CONDITION_COLORS, CONDITION_ORDER, UNTRAINED_COLOR, DEEP, RPI_ESTIMATORS,
-                            check_choice)
-from ..base.core import N_PERMS
+                                 N_PERMS, check_choice)
 from .study import StudyConfig, select_runs, run_tables
 from ..metrics.measure import eval_set, accuracy, seed_summary
 from ..metrics.ssdc import SSDCAccumulator

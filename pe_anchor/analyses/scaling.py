@@ -13,10 +13,9 @@ from .study import StudyConfig, check_scalable, select_runs, run_tables, in_key_
 from ..base.files import save_table
 from ..metrics.measure import eval_set, seed_summary
 from .corruptions import PAPER_CORRUPTIONS
-from .robustness import PAPER_SAMPLE_SD
+from .robustness import PAPER_SAMPLE_SD, ordered_conditions
 from .fragility import fragility_table, final_rows
 from ..runs.executor import worker_device
-from .robustness import ordered_conditions
 from .interventions import (ESTIMATOR_DASH, PAPER_DASH, add_curve, curve_label,
                                      model_columns, delta_ssdc, model_profile, profile_summary, reference_profiles,
                                      rpi_auc, rpi_measures, run_profiles, run_rpi_accuracy, PROFILE_COLUMNS,

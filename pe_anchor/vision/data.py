@@ -72,7 +72,8 @@ def make_synthetic(n:int, # number of images
 # %% ../../nbs/lib/05_data.ipynb #205a2553
 def split_seed(seed:int, split:str) -> int:
     "A seed for `split` of a generated dataset, distinct per split."
-    return int(np.random.SeedSequence([int(seed), ('train', 'test').index(split)]).generate_state(1)[0])
+    index = ('train', 'test').index(check_choice(split, ('train', 'test'), 'split'))
+    return int(np.random.SeedSequence([int(seed), index]).generate_state(1)[0])
 
 # %% ../../nbs/lib/05_data.ipynb #35f2c708
 def load_synthetic(split:str, img_size:int, root:str='', augment:str='none', seed:int=0) -> ImageSet:
