@@ -105,7 +105,7 @@ def add_plugin_flag(p:argparse.ArgumentParser):
 def import_plugins(names:list, # `--import` values: module names or .py files
                    cwd=None, # where a module name is looked for after the installed packages (default: here)
                   ) -> list:
-    "Load each plug-in (`load_plugin` of `pe_anchor.engine.notebooks`); returns what the notebooks load: files, modules."
+    "Load each plug-in (`load_plugin` of `pe_anchor.engine.notebooks`); return what the notebooks load."
     if not names: return []
     from pe_anchor.engine.notebooks import load_plugin  # only with plug-ins: `--help` stays fast
     refs, folder = [], str(Path(cwd or os.getcwd()).resolve())
@@ -137,7 +137,8 @@ def train_parser() -> argparse.ArgumentParser:
     add_flag(p, 'condition', default='ape', choices=list(CONDITIONS), help='the condition to train (default: ape)')
     add_flag(p, 'preset', default='cpu', choices=list(PRESETS), help='configuration preset (default: cpu)')
     add_flag(p, 'seed', default=0, type=seed_value, help='training seed, an integer >= 0 (default: 0)')
-    add_flag(p, 'cache_root', default=None, help='run cache folder (default: $PE_ANCHOR_CACHE, else ~/.cache/pe_anchor)')
+    add_flag(p, 'cache_root', default=None,
+             help='run cache folder (default: $PE_ANCHOR_CACHE, else ~/.cache/pe_anchor)')
     add_flag(p, 'device', default=None, help='training device, e.g. cpu, cuda, cuda:1 (default: cuda if available)')
     add_flag(p, 'set', nargs='*', default=None, metavar='FIELD=VALUE', help='config field overrides, e.g. epochs=3')
     add_flag(p, 'quiet', action='store_true', help='no progress bar')
@@ -323,7 +324,8 @@ def paper_main(argv:list|None=None, # arguments (default: the command line)
     def paper():
         seeds, settings = seeds_value(args.seeds), parse_overrides(args.study)
         if args.analyses and not (args.part or args.amend):
-            raise ValueError(f"--analyses {args.analyses} goes with --part or --amend (a whole reproduction computes all)")
+            raise ValueError(f"--analyses {args.analyses} goes with --part or --amend "
+                             "(a whole reproduction computes all)")
         from pe_anchor.base.params import check_study_settings  # no torch: a bad --study fails in well under a second
         check_study_settings(settings)
         check_device_name(args.device)

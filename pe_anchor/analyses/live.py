@@ -101,7 +101,8 @@ def live_jpeg(run:CommittedRun, # a committed run
                            cache_dir=False)
 
 # %% ../../nbs/lib/20a_live.ipynb #afcab89d
-LIVE_TOL = dict(ssdc=1e-5, delta_ssdc=1e-5, acc_clean=1e-3, test_acc=1e-3, fs=1e-3)  # value -> tolerance across CPU kinds
+# value -> tolerance across CPU kinds
+LIVE_TOL = dict(ssdc=1e-5, delta_ssdc=1e-5, acc_clean=1e-3, test_acc=1e-3, fs=1e-3)
 
 # %% ../../nbs/lib/20a_live.ipynb #7d00a197
 def against(live:pd.DataFrame, # the live measurement
@@ -169,7 +170,7 @@ def _test_acc_check(run:CommittedRun) -> pd.DataFrame:
 def recompute(run:CommittedRun, # a committed run (`committed_run`)
               quantity:str, # one of `LIVE_QUANTITIES`
              ) -> pd.DataFrame:
-    "One committed number of `run` measured again, beside the committed value, its difference and tolerance (`against`)."
+    "One committed number of `run` measured again, beside the committed value, its difference and tolerance."
     q = check_choice(quantity, LIVE_QUANTITIES, 'live quantity')
     if q.startswith('ssdc'): return _profile_check(run, q.split('-')[1] if '-' in q else 'none')
     if q == 'delta_ssdc': return _delta_check(run)

@@ -307,7 +307,7 @@ def find_checkout(start) -> Path|None:
 
 # %% ../../nbs/lib/00a_config.ipynb #493e26b5
 def checkout_root() -> Path:
-    "The checkout pinned by a notebook (`$PE_ANCHOR_CHECKOUT`), else the folder above the installed `pe_anchor` package."
+    "The checkout pinned by a notebook (`$PE_ANCHOR_CHECKOUT`), else the folder above the installed package."
     if os.environ.get(CHECKOUT_ENV): return Path(os.environ[CHECKOUT_ENV])
     return Path(importlib.util.find_spec('pe_anchor').origin).resolve().parent.parent
 

@@ -87,7 +87,8 @@ def code_rows(preset:str='cpu') -> list:
     rows = list(CODE_ROWS)
     if (m.img_size, m.in_chans) != (224, 3):
         s, k, paper, source, ours, why = CORRUPTION_ROW
-        rows.append((s, k, paper, source, ours.format(img=m.img_size, kind='greyscale' if m.in_chans == 1 else 'RGB'), why))
+        rows.append((s, k, paper, source,
+                     ours.format(img=m.img_size, kind='greyscale' if m.in_chans == 1 else 'RGB'), why))
     return [dict(zip(('section', 'setting', 'paper', 'source', 'ours', 'why'), r)) for r in rows]
 
 # %% ../../nbs/lib/00b_deviations.ipynb #d3c0de02

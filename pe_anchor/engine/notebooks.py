@@ -126,8 +126,9 @@ def notebook_path(name) -> Path:
     "`nbs/<name>.ipynb` (or `name`, a notebook path), if it exists; else a clear error."
     src = Path(name) if str(name).endswith('.ipynb') else nbs_dir() / f'{name}.ipynb'
     if not src.exists():
-        raise FileNotFoundError(f"Notebook {src} not found: executing a notebook (the report, a section) needs a source "
-                                "checkout of pe_anchor (or reproduce without the report: report=False, --no-report)")
+        raise FileNotFoundError(f"Notebook {src} not found: executing a notebook (the report, a section) needs a "
+                                "source checkout of pe_anchor (or reproduce without the report: report=False, "
+                                "--no-report)")
     return src
 
 # %% ../../nbs/lib/23a_notebooks.ipynb #b4d1b07b

@@ -166,7 +166,8 @@ def check_runs(study:StudyConfig, keys:list, cache:Path):
     for k in keys:
         check_registries(study.config(*k))
         check_run_path(run_dir(study.config(*k), cache))
-    if any(not (run_dir(study.config(*k), cache) / 'done.json').exists() for k in keys): check_study_data(study, train=True)
+    if any(not (run_dir(study.config(*k), cache) / 'done.json').exists() for k in keys):
+        check_study_data(study, train=True)
 
 # %% ../../nbs/lib/24a_parts.ipynb #63ff4e94
 def compute_results(study:StudyConfig, keys:list, out:Path, cache:Path, device=None, executor=None,
@@ -267,8 +268,9 @@ def analysis_results(analysis:str, # a registered analysis
     with out_dir_lock(claim_out_dir(out, adopt_out_dir)):
         if owned: check_user_edits(out, adopt_out_dir)  # a file the user edited is never replaced unasked
         compute_results(study, keys, out, cache, device, executor, progress, analyses=[a.name])  # into the store
-        res = combine_tables(a, study, stacked_results(study, a.name, {(a.name, run_name(study, k)): out for k in keys}),
-                        paper_reference())
+        res = combine_tables(a, study,
+                             stacked_results(study, a.name, {(a.name, run_name(study, k)): out for k in keys}),
+                             paper_reference())
         plan = read_manifest(out).get('plan')
         if plan is None or plan.get('study') == study_to_dict(study):
             write_plan(out, study)

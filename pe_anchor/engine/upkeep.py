@@ -257,7 +257,8 @@ def golden_problems(folder, # a merged smoke study
 
 # %% ../../nbs/lib/24e_upkeep.ipynb #ce667da0
 GOLDEN_CODE = ("import sys; from pe_anchor.engine.parts import golden_study, compute_part; "
-               "from pe_anchor.engine.merge import merge_parts; d = sys.argv[1]; s = golden_study(); compute_part(s, d + '/part', cache_root=d + '/cache', "
+               "from pe_anchor.engine.merge import merge_parts; d = sys.argv[1]; s = golden_study(); "
+               "compute_part(s, d + '/part', cache_root=d + '/cache', "
                "executor=dict(kind='local', workers=1), progress=False); "
                "merge_parts([d + '/part'], d + '/merged', report=False, progress=False)")
 

@@ -85,7 +85,8 @@ def primary_parts(claims:pd.DataFrame) -> pd.DataFrame:
                          ours=r.ours, ci_low=r.ci_low, ci_high=r.ci_high, paper=paper_value(claims, r),
                          threshold=r.threshold, note=r.note if isinstance(r.note, str) else '', parts=len(g),
                          agreeing=int((g.part_verdict == v).sum()), others=other_verdicts(claims, p['claim']),
-                         severities='; '.join(f"{x.corruption}: {nonzero_counts(x.note)}" for x in counts.itertuples())))
+                         severities='; '.join(f"{x.corruption}: {nonzero_counts(x.note)}"
+                                              for x in counts.itertuples())))
     return pd.DataFrame(rows)
 
 # %% ../../nbs/lib/27a_glance.ipynb #92ae965f

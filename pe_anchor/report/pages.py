@@ -40,7 +40,7 @@ def study_kind(report=None, # a committed study (default: the checkout's reports
 # %% ../../nbs/lib/27c_pages.ipynb #a60240e9
 def severity_counts(rows:list, # a claims table's rows
                    ) -> dict:
-    "Per claim, its 'severity counts' rows as 'jpeg-q: does not hold 10' (the settings per verdict, zero counts left out)."
+    "Per claim, its 'severity counts' rows as 'jpeg-q: does not hold 10' (settings per verdict, zero counts left out)."
     from pe_anchor.report.results import nonzero_counts
     counts = {}
     for r in rows:
@@ -72,8 +72,8 @@ def label_notes(report=None, # a confirmatory committed study (default: the chec
     floor, est = damage_floor(tables, preregistration()), estimator_note(claims)
     prim = claims[claims.role == 'primary'].set_index('claim').part_verdict
     alt = claims[claims.role == 'reading'].set_index(['claim', 'part']).part_verdict
-    return [f"**C6** is {prim['C6']} by the document's own definition of a premise that \"does not hold\" (its interval "
-            f"wholly outside); read as \"not shown to hold\" (the first code's reading) it is "
+    return [f"**C6** is {prim['C6']} by the document's own definition of a premise that \"does not hold\" "
+            f"(its interval wholly outside); read as \"not shown to hold\" (the first code's reading) it is "
             f"{alt.get(('C6', 'reading: premise = not shown'), 'not computed')}; with the α floor guard covering ΔSSDC "
             f"it is {alt.get(('C6', 'reading: alpha_floor = every quantity'), 'not computed')}: the "
             "pre-registration's Departures record each.",

@@ -77,7 +77,7 @@ def deviations_table(preset:str='cpu', # one of `PRESETS`
                      overrides:dict|None=None, # the config overrides of the runs (a reproduction's plan)
                      study:dict|None=None, # study settings that differ from the preset's defaults
                     ) -> pd.DataFrame:
-    "A preset's deviations (`pe_anchor.base.deviations.deviations`) as a table: the paper's value or 'not reported', ours, why."
+    "A preset's deviations (`pe_anchor.base.deviations.deviations`) as a table: the paper's value, ours, why."
     return pd.DataFrame(deviations(preset, overrides, study))
 
 # %% ../../nbs/lib/27_results.ipynb #d51bacc8

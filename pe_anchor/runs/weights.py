@@ -56,7 +56,7 @@ def run_identity(run, # a finished `pe_anchor.runs.cache.Run` (its final weights
 def save_weights(run, # a finished `Run`
                  folder, # where the files go (a part's `weights/`)
                 ) -> dict:
-    "Write `<run>.safetensors` and `<run>.json` into `folder`; return {file, config_file, weights_sha256, config_sha256}."
+    "Write `<run>.safetensors` and `<run>.json` into `folder`; return their names and SHA-256s."
     folder, name = Path(folder), run.dir.name
     data, text = state_bytes(run.final['model']), config_text(run.config)
     with atomic_write(folder / f'{name}.safetensors') as f: f.write(data)
@@ -191,7 +191,8 @@ def weights_home(part, # a part folder
     rel, run = w.get('part'), str(entry.get('run'))[:80]
     if rel is None: return Path(part), entry
     if not isinstance(rel, str) or not rel or Path(rel).is_absolute() or '\\' in rel:
-        raise ValueError(f"{part}: run {run!r} points at {str(rel)[:100]!r}, not a relative path to a part; refusing it")
+        raise ValueError(f"{part}: run {run!r} points at {str(rel)[:100]!r}, not a relative path to a part; "
+                         "refusing it")
     home = Path(part) / rel
     if not (home / 'manifest.json').is_file(): raise ValueError(f"{part}: run {run!r} points at {home}, no part")
     theirs = part_entry(home, entry.get('run'))

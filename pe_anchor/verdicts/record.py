@@ -47,7 +47,8 @@ def peak_layers(prof:pd.DataFrame, # profile rows (`ssdc_profiles`)
 # %% ../../nbs/lib/21b_record.ipynb #141740c4
 def peak_sentence(peaks:pd.DataFrame) -> str:
     "One sentence: per condition, how many seeds peak at each layer."
-    say = lambda s: ', '.join(f"layer {int(l)} in {n} of {len(s)} seeds" for l, n in s.value_counts().sort_index().items())
+    say = lambda s: ', '.join(f"layer {int(l)} in {n} of {len(s)} seeds"
+                              for l, n in s.value_counts().sort_index().items())
     return ('Measured peak of SSDC under batch RPI: ' + '; '.join(f"`{c}` {say(s)}" for c, s in peaks.iterrows())
             + " (the paper: injection peaks at layers 1-2, i.e. layer 1 of our 0-3).")
 
@@ -81,7 +82,7 @@ EXPLORATORY_DIR = 'reports/cpu-exploratory'  # in a source checkout: the explora
 def exploratory_claims(study, # the reproduction's `StudyConfig`
                        root=None, # the checkout (default: this package's, if it is one)
                       ) -> pd.DataFrame|None:
-    "The exploratory study's claims table, for the pre-registered confirmatory study only (None otherwise or if absent)."
+    "The exploratory study's claims table, for the pre-registered confirmatory study only (else None)."
     pr = preregistration()
     if study.preset != pr['preset'] or list(study.seeds) != list(pr['seeds']): return None
     path = Path(root or checkout_root()) / EXPLORATORY_DIR / 'claims.csv'

@@ -183,8 +183,9 @@ def register_pe(name:str, # the PE's name, e.g. 'ape-zero' (a plain name)
     name = parse_name(name, 'positional encoding')
     if name in PE_REGISTRY: raise ValueError(f"Positional encoding {name!r} exists already: {', '.join(PE_REGISTRY)}")
     missing = [m for m in ('add', 'angles', 'attn_bias', 'after_block') if not callable(getattr(module, m, None))]
-    if missing: raise TypeError(f"{module.__name__} lacks {missing}: a PE module needs add(x, scale) and angles(scale), "
-                                "and attn_bias and after_block (subclass `NoPE` for their defaults)")
+    if missing:
+        raise TypeError(f"{module.__name__} lacks {missing}: a PE module needs add(x, scale) and angles(scale), "
+                        "and attn_bias and after_block (subclass `NoPE` for their defaults)")
     PE_REGISTRY[name] = module
     PE_NAMES.append(name)
     return name
