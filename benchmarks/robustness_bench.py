@@ -14,7 +14,8 @@ from pe_anchor.vision.images import eval_tensors
 from pe_anchor.runs.training import get_trained, untrained_model, accuracy
 from pe_anchor.analyses.corruptions import corruption_grid
 from pe_anchor.analyses.fragility import fragility_table
-from pe_anchor.analyses.corruptions import corrupted_images, images_fingerprint, jpeg
+from pe_anchor.analyses.corruptions import jpeg
+from pe_anchor.analyses.corrupted import corrupted_images, images_fingerprint
 
 GRID = ('jpeg', 'blur', 'jpeg-c', 'blur-c')
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 import argparse, importlib, json, os, re, sys, textwrap
 from pathlib import Path
 # the registries and parsers (core and files import no torch)
-from .base.core import CONDITIONS, EXECUTORS, PRESETS
+from .base.core import CONDITIONS, EXECUTORS, PRESETS, preset_costs
 from .base.config import MAX_SEED, make_config, parse_seeds, parse_overrides
-from .base.files import check_out_dir, check_folder_choice
+from .base.files import check_folder_choice
+from .base.outdir import check_out_dir
+from .base.params import INPUT_ERRORS, error_line
 
 # %% auto #0
 __all__ = ['COMMANDS', 'train_parser', 'train_main', 'paper_main', 'upkeep_parser', 'upkeep_main', 'main']
@@ -61,18 +63,6 @@ def seeds_value(tokens:list|None):
     try: parse_seeds(seeds)  # the bounds: a count up to `MAX_SEEDS`, values up to `MAX_SEED`
     except ValueError as e: raise ValueError(f"--seeds: {e}") from None
     return seeds
-
-# %% ../nbs/lib/25_cli.ipynb #dd9305cf
-INPUT_ERRORS = (ValueError, TypeError, LookupError, FileNotFoundError, FileExistsError, PermissionError)
-ANSI = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
-
-def error_line(e:BaseException, limit:int=600) -> str:
-    "`e` as one line: its first line, and its last (the cause, for a failed notebook), without terminal colours."
-    lines = [l.strip() for l in ANSI.sub('', str(e)).splitlines() if l.strip()] or [type(e).__name__]
-    text = lines[0] + (f" ... {lines[-1]}" if len(lines) > 1 else '')
-    text = text if isinstance(e, INPUT_ERRORS) else f"{type(e).__name__}: {text}"
-    whole = getattr(e, 'whole', False)  # a message that must be read whole: e.g. the files an adoption replaces
-    return text if len(text) <= limit or whole else text[:limit - 3] + '...'
 
 # %% ../nbs/lib/25_cli.ipynb #0fefcb56
 def run_command(p:argparse.ArgumentParser, # the command's parser (its `prog` starts the line)
@@ -164,19 +154,6 @@ def train_main(argv:list|None=None, # arguments (default: the command line)
                           progress=not args.quiet, **ov)
         if dist_info()[0] == 0: print(json.dumps(dict(run=str(run.dir), test_acc=run.test_acc, trained=run.trained)))
     run_command(p, train)
-
-# %% ../nbs/lib/25_cli.ipynb #a69e59df
-def preset_costs(width:int=100, # characters per line
-                 default:str='cpu', # the preset `--preset` defaults to
-                ) -> str:
-    "Each preset: what it is for and what a full reproduction of it costs (`PRESETS`), for `--help`."
-    fill = lambda text, first: textwrap.fill(text, width, initial_indent=first, subsequent_indent=' ' * 6)
-    out = ['presets (--preset), and what a full reproduction of each costs:']
-    for k, p in PRESETS.items():
-        out += [fill(f"{k}{' (the default)' if k == default else ''}: {p.summary}", '  '),
-                fill(f"cost: {p.cost}", ' ' * 6)]
-        out += [fill(f"--quick: {p.quick_cost}", ' ' * 6)] if p.quick_cost else []
-    return '\n'.join(out)
 
 # %% ../nbs/lib/25_cli.ipynb #dcb1664f
 def start_line(preset:str, quick:bool=False, redo_report:bool=False, out_dir=None, merge=None, amend=None) -> str:

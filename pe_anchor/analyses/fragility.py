@@ -18,8 +18,9 @@ from .study import StudyConfig, in_key_order
 from ..base.files import save_table
 from ..runs.cache import default_cache_root
 from ..runs.executor import worker_device
-from .corruptions import (KINDS, PAPER_CORRUPTIONS, corrupted_images, corruption_grid,
-                                            corruption_params, get_corruption, images_fingerprint, setting)
+from .corruptions import (KINDS, PAPER_CORRUPTIONS, corruption_grid, corruption_params,
+                                            get_corruption, setting)
+from .corrupted import corrupted_images, images_fingerprint
 from .robustness import (condition_label, corruption_title, damage_matched, figure_order,
                                            fragility_score, ordered_conditions, paper_rows, severity_curves,
                                            severity_table, summarize_fragility, table5)

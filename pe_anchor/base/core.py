@@ -4,6 +4,7 @@
 
 # %% ../../nbs/lib/00_core.ipynb #135dbc57
 from __future__ import annotations
+import textwrap
 from dataclasses import dataclass, replace
 
 
@@ -314,3 +315,16 @@ SMOKE_PRESET = Preset(
 
 PRESETS = {'paper': PAPER_PRESET, 'cpu': CPU_PRESET, 'cpu-deep': CPU_DEEP_PRESET, 'smoke': SMOKE_PRESET}
 SECTIONS = ('model', 'data', 'train')
+
+# %% ../../nbs/lib/00_core.ipynb #a69e59df
+def preset_costs(width:int=100, # characters per line
+                 default:str='cpu', # the preset `--preset` defaults to
+                ) -> str:
+    "Each preset: what it is for and what a full reproduction of it costs (`PRESETS`), for `--help`."
+    fill = lambda text, first: textwrap.fill(text, width, initial_indent=first, subsequent_indent=' ' * 6)
+    out = ['presets (--preset), and what a full reproduction of each costs:']
+    for k, p in PRESETS.items():
+        out += [fill(f"{k}{' (the default)' if k == default else ''}: {p.summary}", '  '),
+                fill(f"cost: {p.cost}", ' ' * 6)]
+        out += [fill(f"--quick: {p.quick_cost}", ' ' * 6)] if p.quick_cost else []
+    return '\n'.join(out)

@@ -13,7 +13,7 @@ import torch
 
 # %% auto #0
 __all__ = ['DEFAULT_THREADS', 'CPU_FLAGS', 'usable_cores', 'resolve_threads', 'use_threads', 'cpu_summary', 'git_diff',
-           'git_state', 'versions', 'provenance']
+           'git_state', 'first_commit', 'versions', 'provenance']
 
 # %% ../../nbs/lib/03_machine.ipynb #645509b6
 DEFAULT_THREADS = 1  # small models: one thread per process, one process per core
@@ -112,6 +112,17 @@ def git_state(path=None) -> dict:
     except (OSError, subprocess.SubprocessError): return {}
     diff = dict(diff_sha256=hashlib.sha256(git_diff(path).encode()).hexdigest()) if dirty else {}
     return dict(commit=head.stdout.strip(), dirty=bool(dirty), **diff)
+
+# %% ../../nbs/lib/03_machine.ipynb #0cbd4704
+def first_commit(path) -> str:
+    "The commit that first added the file at `path` (git), '' outside a git checkout or without git."
+    path = Path(path).resolve()
+    try:
+        r = subprocess.run(['git', 'log', '--diff-filter=A', '--format=%H', '--', path.name], cwd=path.parent,
+                           capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError): return ''
+    found = r.stdout.split()
+    return found[-1] if r.returncode == 0 and found else ''
 
 # %% ../../nbs/lib/03_machine.ipynb #afdb0ed0
 def versions() -> dict:

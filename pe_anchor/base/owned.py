@@ -6,8 +6,8 @@
 from __future__ import annotations
 import os
 from pathlib import Path
-from .files import (load_json, save_json, read_regular, sha256_of, recorded_files, adoption_fingerprint,
-                             AdoptionRefused)
+from .files import load_json, save_json, read_regular, sha256_of, recorded_files, adoption_fingerprint
+from .outdir import AdoptionRefused
 
 # %% auto #0
 __all__ = []

@@ -7,7 +7,7 @@ __all__ = ['REFERENCE_COLUMNS', 'RENAMED', 'ParameterError', 'path_problem', 're
            'renamed_params', 'notebook_params', 'one_line']
 
 # %% ../../nbs/lib/02_params.ipynb #2f96421c
-import contextlib, csv, json, math, os
+import contextlib, csv, json, math, os, re
 from pathlib import Path
 from .core import CONDITIONS, EXECUTORS, PRESETS, RPI_ESTIMATORS, check_choice
 
@@ -252,3 +252,15 @@ def one_line(what:str='Notebook parameters'):
     try: yield
     except ParameterError: raise
     except (ValueError, TypeError) as e: raise ParameterError(f'{what}: {e}') from None
+
+# %% ../../nbs/lib/02_params.ipynb #dd9305cf
+INPUT_ERRORS = (ValueError, TypeError, LookupError, FileNotFoundError, FileExistsError, PermissionError)
+ANSI = re.compile(r'\x1b\[[0-9;]*[A-Za-z]')
+
+def error_line(e:BaseException, limit:int=600) -> str:
+    "`e` as one line: its first line, and its last (the cause, for a failed notebook), without terminal colours."
+    lines = [l.strip() for l in ANSI.sub('', str(e)).splitlines() if l.strip()] or [type(e).__name__]
+    text = lines[0] + (f" ... {lines[-1]}" if len(lines) > 1 else '')
+    text = text if isinstance(e, INPUT_ERRORS) else f"{type(e).__name__}: {text}"
+    whole = getattr(e, 'whole', False)  # a message that must be read whole: e.g. the files an adoption replaces
+    return text if len(text) <= limit or whole else text[:limit - 3] + '...'

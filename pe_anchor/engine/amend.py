@@ -6,7 +6,8 @@
 from __future__ import annotations
 import time
 from pathlib import Path
-from ..base.files import save_json, out_dir_lock
+from ..base.files import save_json
+from ..base.outdir import out_dir_lock
 from ..base.machine import provenance
 from ..base.config import package_version
 from ..analyses.study import study_to_dict

@@ -8,7 +8,8 @@ import dataclasses, os, shutil, subprocess, tempfile, time
 from pathlib import Path
 from ..base.core import CONDITIONS
 from ..base.files import (save_table, save_json, load_json, read_regular, atomic_write, check_inside,
-                             check_folder_choice, check_out_dir, claim_out_dir, move_into, out_dir_lock, out_dir_state)
+                                  check_folder_choice, move_into, out_dir_state)
+from ..base.outdir import check_out_dir, claim_out_dir, out_dir_lock
 from ..base.owned import check_user_edits, begin_report, record_written
 from ..analyses.study import StudyConfig, study_to_dict, study_from_dict
 from ..metrics.measure import paper_reference

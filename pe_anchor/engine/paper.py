@@ -8,7 +8,8 @@ import json, time
 from pathlib import Path
 import pandas as pd
 from ..base.core import RPI_ESTIMATORS
-from ..base.files import check_out_dir, claim_out_dir, out_dir_lock, out_dir_state
+from ..base.files import out_dir_state
+from ..base.outdir import check_out_dir, claim_out_dir, out_dir_lock
 from ..base.owned import check_user_edits, begin_report, record_written
 from ..analyses.study import StudyConfig, study_to_dict
 from ..analyses.units import ANALYSIS_UNITS

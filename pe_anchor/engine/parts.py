@@ -9,8 +9,8 @@ from pathlib import Path
 import pandas as pd
 import torch
 from ..base.config import package_version
-from ..base.files import (save_table, save_json, load_json, check_inside, claim_out_dir, move_into,
-                                  out_dir_lock, out_dir_state)
+from ..base.files import save_table, save_json, load_json, check_inside, move_into, out_dir_state
+from ..base.outdir import claim_out_dir, out_dir_lock
 from ..base.owned import check_user_edits
 from ..base.machine import provenance
 from ..runs.weights import WEIGHTS, run_identity, save_weights

@@ -9,8 +9,9 @@ from pathlib import Path, PurePosixPath
 import pandas as pd
 from ..base.core import check_choice
 from ..base.config import package_version, parse_seeds
-from ..base.files import (load_json, save_json, check_inside, atomic_write, move_into, check_out_dir,
-                             check_folder_choice, file_sha256, file_problem)
+from ..base.files import (load_json, save_json, check_inside, atomic_write, move_into, check_folder_choice,
+                                  file_sha256, file_problem)
+from ..base.outdir import check_out_dir
 from ..base.machine import provenance, check_device
 from ..runs.training import run_dir
 from ..runs.cache import default_cache_root

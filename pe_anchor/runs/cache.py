@@ -13,7 +13,8 @@ from ..base.core import ExperimentConfig
 from ..base.config import (config_to_dict, config_from_dict, config_hash, package_version, validate_config,
                                    parse_int)
 from ..base.files import (atomic_write, save_json, save_table, load_json, remove_stale_temps, check_inside,
-                             open_lock, holder_stamp, read_holder, check_folder_choice, home_folders)
+                                  check_folder_choice, home_folders)
+from ..base.outdir import open_lock, holder_stamp, read_holder
 from fastcore.basics import patch
 from ..base.machine import default_device
 from ..vision.models import build_model, ViT

@@ -10,6 +10,7 @@ import numpy as np, pandas as pd
 from scipy import stats
 from ..base.core import PE_CONDITIONS, CONTROLS
 from ..base.config import data_dir, checkout_root
+from ..base.machine import first_commit
 from ..analyses.robustness import severity_table
 from .claims import CLAIMS, layer_curves, min_unpermuted, max_abs_rpi, late_rpi, early_layer
 from .claims_table import claims_table
@@ -17,8 +18,8 @@ from ..metrics.measure import paper_reference
 
 # %% auto #0
 __all__ = ['PREREG_FILE', 'READINGS', 'READING_WHY', 'SUMMARY_VERDICTS', 'WELCH', 'preregistration_path', 'preregistration',
-           'first_commit', 'departures', 'preregistration_record', 'reading', 'paired', 'part_test', 'holm',
-           'claim_decision', 'evaluate_part', 'decide', 'severity_counts', 'study_claims']
+           'departures', 'preregistration_record', 'reading', 'paired', 'part_test', 'holm', 'claim_decision',
+           'evaluate_part', 'decide', 'severity_counts', 'study_claims']
 
 # %% ../../nbs/lib/21a_confirm.ipynb #e1049899
 PREREG_FILE = 'preregistration-cpu.md'  # in the project's data folder
@@ -35,17 +36,6 @@ def preregistration(path=None) -> dict:
     m = re.search(r'```json preregistration\n(.*?)\n```', text, re.S)
     if not m: raise ValueError(f"{path or preregistration_path()} has no ```json preregistration block")
     return json.loads(m.group(1))
-
-# %% ../../nbs/lib/21a_confirm.ipynb #0cbd4704
-def first_commit(path) -> str:
-    "The commit that first added the file at `path` (git), '' outside a git checkout or without git."
-    path = Path(path).resolve()
-    try:
-        r = subprocess.run(['git', 'log', '--diff-filter=A', '--format=%H', '--', path.name], cwd=path.parent,
-                           capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.SubprocessError): return ''
-    found = r.stdout.split()
-    return found[-1] if r.returncode == 0 and found else ''
 
 # %% ../../nbs/lib/21a_confirm.ipynb #6dc09321
 def departures(text:str) -> list:

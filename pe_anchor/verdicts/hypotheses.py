@@ -63,46 +63,6 @@ def region(pr:dict, hypothesis:str) -> float:
                                "choose '> epsilon' or '> <number>'")
     return pr['epsilon'] if m.group(1) == 'epsilon' else float(m.group(1))
 
-# %% ../../nbs/lib/21c_families.ipynb #400ca389
-FAKE_H1 = dict(ape=(.12, .19, .03), sincos=(.53, .72, .03), rope=(.04, .34, .01), none=(0., 0., .005),
-               rpt=(0., 0., .005), cpe=(.3, .4, .02), rpb=(.01, .3, .005), **{'rope-mixed': (.05, .35, .03)})
-FAKE_FS = dict(ape=.08, sincos=.15, rope=.185, none=.33, rpt=.3, cpe=.25, rpb=.45, **{'rope-mixed': .185})
-
-def _fake_profiles(h1:dict, seeds, rng) -> pd.DataFrame:
-    "SSDC per layer (0-3), unpermuted and under both RPI estimators: the later layers at the given means."
-    rows = []
-    for c, (batch, image, sd) in h1.items():
-        for s in seeds:
-            late = dict(batch=batch + sd * rng.standard_normal(), image=image + sd * rng.standard_normal(), none=.6)
-            rows += [dict(condition=c, seed=s, trained=True, layer=l, permuted=p, alpha=1.0,
-                          ssdc=v * (1 if l >= 2 else l / 2)) for p, v in late.items() for l in range(4)]
-    return pd.DataFrame(rows)
-
-# %% ../../nbs/lib/21c_families.ipynb #727ddf08
-def _fake_fragility(fs:dict, seeds, rng, acc:float=.8, sd:float=.004) -> pd.DataFrame:
-    "FS along the default JPEG and blur ladders (the harshest at the given means) and at the paper's two settings."
-    grid = corruption_grid('jpeg-q,blur-ks') + [('jpeg', 'paper'), ('blur', 'paper')]
-    share = lambda k, sev: .5 if sev == 'paper' else (1 + [s for c, s in grid if c == k].index(sev)) / 10
-    rows = []
-    for s in seeds:
-        shift = .02 * rng.standard_normal()  # the seed's effect, shared by every condition
-        for c, m in fs.items():
-            for k, sev in grid:
-                f = m * (.4 + .6 * share(k, sev)) * (.8 if k.startswith('blur') else 1) + shift
-                f += sd * rng.standard_normal()
-                rows.append(dict(condition=c, seed=s, checkpoint='final', corruption=k, severity=sev,
-                                 permuted='none', alpha=1.0, acc_clean=acc, acc_shift=acc * (1 - f), fs=f))
-    return pd.DataFrame(rows)
-
-# %% ../../nbs/lib/21c_families.ipynb #5796c496
-def fake_family_tables(h1:dict=FAKE_H1, # condition -> (late SSDC under batch RPI, under image RPI, SD over seeds)
-                       fs:dict=FAKE_FS, # condition -> mean JPEG FS at the harshest setting
-                       seeds=range(100, 106), rng=None) -> dict:
-    "Made-up tables of a merged families study: report half, and a selection half drawn alike."
-    rng = rng or np.random.default_rng(0)
-    return dict(ssdc_profiles=_fake_profiles(h1, seeds, rng), fragility=_fake_fragility(fs, seeds, rng),
-                fragility_selection=_fake_fragility(fs, seeds, rng))
-
 # %% ../../nbs/lib/21c_families.ipynb #ca0b848b
 NO_PROFILES = pd.DataFrame(columns=['condition', 'seed', 'trained', 'layer', 'permuted', 'alpha', 'ssdc'])
 NO_FRAGILITY = pd.DataFrame(columns=['condition', 'seed', 'checkpoint', 'corruption', 'severity', 'permuted', 'alpha',
