@@ -167,16 +167,16 @@ MAX_MODULE_LINES = 400  # the style guide's limit for one module of the package
 
 def written_lines(text:str) -> int:
     """A module's lines as its notebook's exported cells hold them: nbdev's `# %%` cell markers and the blank line it
-    writes before each are not counted (a cell split in two, to show each definition with its example, adds no code)."""
+    writes before each are not counted (`benchmarks/house.py` reports it beside the lines of the file)."""
     lines = text.splitlines()
     marker = [l.startswith('# %% ') for l in lines]
     return sum(1 for i, l in enumerate(lines) if not marker[i] and not (l == '' and i + 1 < len(lines) and marker[i + 1]))
 
 
 def check_module_sizes():
-    "Every module of the package (the generated `_modidx.py` aside) has at most 400 lines written in its notebook."
+    "Every module of the package (the generated `_modidx.py` aside) has at most 400 lines, nbdev's cell markers included."
     long = [f"{p.relative_to(ROOT)}: {n} lines" for p in sorted((ROOT / 'pe_anchor').rglob('*.py'))
-            if p.name != '_modidx.py' and (n := written_lines(p.read_text())) > MAX_MODULE_LINES]
+            if p.name != '_modidx.py' and (n := len(p.read_text().splitlines())) > MAX_MODULE_LINES]
     return not long, '\n'.join(long)
 
 def check_readme():
